@@ -1,0 +1,80 @@
+// swift-tools-version: 6.2
+//
+// The SpacePhotos example app: the five seed systems rebuilt on Baseline,
+// against a real local HTTP server. This package, not Baseline's root, carries
+// the server stack (Hummingbird), so apps using Baseline never build it.
+
+import PackageDescription
+
+let package = Package(
+    name: "SpacePhotos",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "spacephotos", targets: ["spacephotos"]),
+        .library(name: "SpacePhotosCore", targets: ["SpacePhotosCore"]),
+        .library(name: "SpacePhotosServer", targets: ["SpacePhotosServer"]),
+    ],
+    dependencies: [
+        .package(name: "Baseline", path: "../.."),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+    ],
+    targets: [
+        // Features and view models: what an iOS or macOS app target would hold.
+        .target(
+            name: "SpacePhotosCore",
+            dependencies: [
+                .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The example server (Hummingbird 2), embeddable in-process.
+        .target(
+            name: "SpacePhotosServer",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "spacephotos",
+            dependencies: [
+                "SpacePhotosCore",
+                "SpacePhotosServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SpacePhotosCoreTests",
+            dependencies: [
+                "SpacePhotosCore",
+                .product(name: "BaselineTesting", package: "Baseline"),
+            ]
+        ),
+        .testTarget(
+            name: "SpacePhotosIntegrationTests",
+            dependencies: [
+                "SpacePhotosCore",
+                "SpacePhotosServer",
+                .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselineTesting", package: "Baseline"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

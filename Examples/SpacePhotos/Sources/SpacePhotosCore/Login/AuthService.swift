@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+
+/// What the login screen needs from authentication; tests put a double behind it.
+public protocol AuthServiceProtocol: Sendable {
+    /// Logs in and keeps the token. Throws ``LoginError`` for the user to see.
+    func logIn(for id: User.ID, with password: String) async throws
+}
+
+/// Logs in through the API and keeps the token in the ``IDTokenStore``.
+///
+/// **Double submission.** A second ``logIn(for:with:)`` while one is in flight
+/// is *rejected* with ``AuthServiceError/loginInProgress`` and never reaches the
+/// server. Rejecting, rather than joining the running attempt, keeps one owner
+/// per attempt: the first caller's task alone decides its cancellation, and a
+/// second caller with other credentials never receives someone else's result.
+/// (The login screen disables its button while a login runs, so a user does
+/// not see this error.)
+public actor AuthService: AuthServiceProtocol {
+    /// The network login: `AuthAPI.logIn` in the app, a double in tests.
+    public typealias LogIn = @Sendable (User.ID, String) async throws -> IDToken
+
+    private let performLogIn: LogIn
+    private let fetchMember: @Sendable (IDToken) async throws -> User
+    private let store: IDTokenStore
+    private let logger: Logger
+    private var isLoggingIn = false
+
+    /// A service with explicit dependencies (tests pass doubles here).
+    public init(
+        logIn: @escaping LogIn,
+        member: @escaping @Sendable (IDToken) async throws -> User,
+        store: IDTokenStore,
+        logger: Logger = Logger(label: "spacephotos.auth")
+    ) {
+        self.performLogIn = logIn
+        self.fetchMember = member
+        self.store = store
+        self.logger = logger
+    }
+
+    /// A service on the real endpoints.
+    public init(authAPI: AuthAPI, memberAPI: MemberAPI, store: IDTokenStore, logger: Logger = Logger(label: "spacephotos.auth")) {
+        self.init(logIn: authAPI.logIn(for:with:), member: memberAPI.me(token:), store: store, logger: logger)
+    }
+
+    public func logIn(for id: User.ID, with password: String) async throws {
+        guard !isLoggingIn else {
+            logger.notice("Rejected a second login while one is in flight", metadata: ["user.id": "\(id)"])
+            throw AuthServiceError.loginInProgress
+        }
+        isLoggingIn = true
+        defer { isLoggingIn = false }
+
+        let token = try await performLogIn(id, password)
+        try await store.update(token)
+        logger.info("Logged in", metadata: ["user.id": "\(id)"])
+    }
+
+    /// Forgets the stored token.
+    public func logOut() async throws {
+        try await store.clear()
+    }
+
+    /// The logged-in member, fetched with the stored token.
+    ///
+    /// - Throws: ``AuthServiceError/notLoggedIn`` without a token, the API's
+    ///   errors otherwise.
+    public func currentMember() async throws -> User {
+        guard let token = try await store.load() else { throw AuthServiceError.notLoggedIn }
+        return try await fetchMember(token)
+    }
+}
+
+/// Misuse of the ``AuthService``.
+public enum AuthServiceError: Error, Equatable, Sendable {
+    /// A login was already running; this one was not sent.
+    case loginInProgress
+    /// No token is stored.
+    case notLoggedIn
+}

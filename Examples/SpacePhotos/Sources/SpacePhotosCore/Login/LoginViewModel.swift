@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import Observation
+
+/// The login screen's state and its one action, for any UI (SwiftUI, UIKit,
+/// the terminal).
+///
+/// ```swift
+/// Button("Log in") { Task { await model.loginButtonPressed() } }
+///     .disabled(!model.isLoginButtonEnabled)
+///     .task { for await _ in model.dismissals { dismiss() } }
+/// ```
+@MainActor
+@Observable
+public final class LoginViewModel {
+    public var id = ""
+    public var password = ""
+    /// False while a login is in flight; true again however it ends.
+    public private(set) var isLoginButtonEnabled = true
+    /// What to tell the user about the last failed attempt; `nil` otherwise.
+    public private(set) var loginErrorMessage: LoginErrorMessage?
+    /// Yields once for each successful login: the screen should close.
+    public let dismissals: AsyncStream<Void>
+
+    @ObservationIgnored private let dismissalSink: AsyncStream<Void>.Continuation
+    @ObservationIgnored private let authService: any AuthServiceProtocol
+    @ObservationIgnored private let logger: Logger
+
+    public init(authService: any AuthServiceProtocol, logger: Logger = Logger(label: "spacephotos.login")) {
+        self.authService = authService
+        self.logger = logger
+        (dismissals, dismissalSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    deinit {
+        dismissalSink.finish()
+    }
+
+    /// Logs in with ``id`` and ``password``. Returns when the attempt is over;
+    /// does nothing while another attempt runs.
+    public func loginButtonPressed() async {
+        guard isLoginButtonEnabled else { return }
+        isLoginButtonEnabled = false
+        defer { isLoginButtonEnabled = true }
+        loginErrorMessage = nil
+
+        do {
+            try await authService.logIn(for: User.ID(rawValue: id), with: password)
+            dismissalSink.yield()
+        } catch is CancellationError {
+            // The screen went away or the user backed out: nothing to report.
+        } catch {
+            logger.warning("Login failed", metadata: ["error": "\(error)"])
+            loginErrorMessage = LoginErrorMessage(error)
+        }
+    }
+}
+
+/// The message the login screen shows, one per kind of failure.
+public enum LoginErrorMessage: Equatable, Sendable {
+    case invalidCredentials
+    case rateLimited(retryAfterSeconds: Int?)
+    case server
+    case networkUnreachable
+
+    init(_ error: any Error) {
+        switch error as? LoginError {
+        case .invalidCredentials: self = .invalidCredentials
+        case let .rateLimited(seconds): self = .rateLimited(retryAfterSeconds: seconds)
+        case .networkUnreachable: self = .networkUnreachable
+        case .server, nil: self = .server
+        }
+    }
+
+    /// Text for the user.
+    public var text: String {
+        switch self {
+        case .invalidCredentials:
+            "The ID or password is incorrect."
+        case let .rateLimited(seconds?):
+            "Too many attempts. Try again in \(seconds) seconds."
+        case .rateLimited(nil):
+            "Too many attempts. Try again later."
+        case .server:
+            "The server could not log you in. Try again later."
+        case .networkUnreachable:
+            "The server cannot be reached. Check your connection."
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import BaselineHTTP
+import Foundation
+import HTTPTypes
+
+/// The member endpoints.
+public struct MemberAPI: Sendable {
+    public let client: HTTPClient
+
+    public init(client: HTTPClient) {
+        self.client = client
+    }
+
+    /// The member `token` belongs to (`GET /members/me`).
+    ///
+    /// - Throws: ``HTTPClientError`` (401 when the token is missing, forged or
+    ///   expired), or `CancellationError`.
+    public func me(token: IDToken) async throws -> User {
+        try await client.send(Request<User>.get("/members/me", headerFields: [.authorization: "Bearer \(token.rawValue)"])).value
+    }
+}

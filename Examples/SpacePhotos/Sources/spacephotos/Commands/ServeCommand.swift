@@ -1,0 +1,25 @@
+import ArgumentParser
+import Logging
+import SpacePhotosServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the example server alone, until Ctrl-C."
+    )
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port: Int = 8080
+
+    @Option(help: "The address to bind.")
+    var host: String = "127.0.0.1"
+
+    func run() async throws {
+        var logger = Logger(label: "spacephotos.server")
+        logger.logLevel = .info
+        let server = ExampleServer(configuration: .init(host: host, port: port, logger: logger))
+        try await server.run { port in
+            print("Serving on http://\(host):\(port) — demo login: \(DemoUser.demo.id) / \(DemoUser.demo.password)")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+//
+// Baseline: a Swift-Concurrency-first foundation for apps.
+//
+// This manifest stays light on purpose: an app that adds Baseline resolves
+// swift-http-types and swift-log, nothing of a server stack. The example app
+// (Examples/SpacePhotos) is a separate package with its own server dependencies.
+
+import PackageDescription
+
+let package = Package(
+    name: "Baseline",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "BaselineConcurrency", targets: ["BaselineConcurrency"]),
+        .library(name: "BaselineHTTP", targets: ["BaselineHTTP"]),
+        .library(name: "BaselineTesting", targets: ["BaselineTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: [
+        .target(
+            name: "BaselineConcurrency",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "BaselineHTTP",
+            dependencies: [
+                "BaselineConcurrency",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "BaselineTesting",
+            dependencies: [
+                "BaselineConcurrency",
+                "BaselineHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "BaselineConcurrencyTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
+        .testTarget(name: "BaselineHTTPTests", dependencies: ["BaselineHTTP", "BaselineTesting"]),
+        .testTarget(name: "BaselineTestingTests", dependencies: ["BaselineTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

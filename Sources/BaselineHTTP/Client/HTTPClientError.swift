@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+
+/// Everything that can go wrong with a request, other than cancellation.
+///
+/// Task cancellation is never wrapped: it surfaces as `CancellationError`, so
+/// `catch is CancellationError` works whatever the transport.
+public enum HTTPClientError: Error, Sendable {
+    /// The request could not be built (a bad path or URL, an unencodable body).
+    case invalidRequest(reason: String)
+    /// The transport failed: no connection, a reset, a TLS failure.
+    case transport(underlying: any Error)
+    /// The server answered with a status outside the acceptable range. The head
+    /// keeps the status and header fields (`Retry-After`, say), the body the
+    /// server's error document.
+    case unacceptableStatus(HTTPResponse, body: Data)
+    /// The body could not be decoded to the expected type.
+    case decodingFailed(underlying: any Error, bodyExcerpt: String)
+    /// The response body was larger than the configured maximum.
+    case responseTooLarge(limit: Int)
+
+    /// The response status, where the server answered.
+    public var status: HTTPResponse.Status? {
+        if case let .unacceptableStatus(head, _) = self { head.status } else { nil }
+    }
+
+    /// The response head, where the server answered with an unacceptable status.
+    public var responseHead: HTTPResponse? {
+        if case let .unacceptableStatus(head, _) = self { head } else { nil }
+    }
+
+    /// The response body, where the server answered with an unacceptable status.
+    public var responseBody: Data? {
+        if case let .unacceptableStatus(_, body) = self { body } else { nil }
+    }
+
+    /// At most `limit` characters of a body, for error messages.
+    static func excerpt(of body: Data, limit: Int = 200) -> String {
+        let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
+        return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+}
+
+extension HTTPClientError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .invalidRequest(reason):
+            "Invalid request: \(reason)"
+        case let .transport(underlying):
+            "Transport failure: \(underlying)"
+        case let .unacceptableStatus(head, body):
+            "Unacceptable status \(head.status.code) \(head.status.reasonPhrase) (\(body.count) bytes of body)"
+        case let .decodingFailed(underlying, excerpt):
+            "Decoding failed: \(underlying); body begins: \(excerpt)"
+        case let .responseTooLarge(limit):
+            "Response body larger than the limit of \(limit) bytes"
+        }
+    }
+}
