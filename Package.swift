@@ -44,7 +44,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BaselineConcurrencyTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
-        .testTarget(name: "BaselineHTTPTests", dependencies: ["BaselineHTTP", "BaselineTesting"]),
+        .testTarget(name: "BaselineHTTPTests", dependencies: ["BaselineConcurrency", "BaselineHTTP", "BaselineTesting"]),
         .testTarget(name: "BaselineTestingTests", dependencies: ["BaselineTesting"]),
     ],
     swiftLanguageModes: [.v6]

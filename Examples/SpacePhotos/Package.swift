@@ -71,8 +71,10 @@ let package = Package(
             dependencies: [
                 "SpacePhotosCore",
                 "SpacePhotosServer",
+                .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
     ],

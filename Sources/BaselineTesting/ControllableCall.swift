@@ -27,6 +27,8 @@ public final class ControllableCall<Arguments: Sendable, Value: Sendable>: Senda
         var waiters: [CheckedContinuation<Invocation, any Error>] = []
         var waiterIDs: [UInt64] = []
         var nextWaiterID: UInt64 = 0
+        /// Waiters cancelled before they were registered.
+        var cancelledWaiterIDs: Set<UInt64> = []
         var arguments: [Arguments] = []
     }
 
@@ -68,17 +70,22 @@ public final class ControllableCall<Arguments: Sendable, Value: Sendable>: Senda
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> Invocation? in
-                    if !state.arrived.isEmpty { return state.arrived.removeFirst() }
+                let ready = state.withLock { state -> Result<Invocation, any Error>? in
+                    if state.cancelledWaiterIDs.remove(id) != nil { return .failure(CancellationError()) }
+                    if !state.arrived.isEmpty { return .success(state.arrived.removeFirst()) }
                     state.waiters.append(continuation)
                     state.waiterIDs.append(id)
                     return nil
                 }
-                if let ready { continuation.resume(returning: ready) }
+                if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Invocation, any Error>? in
-                guard let index = state.waiterIDs.firstIndex(of: id) else { return nil }
+                guard let index = state.waiterIDs.firstIndex(of: id) else {
+                    // Cancelled before it could wait: tell the waiter when it arrives.
+                    state.cancelledWaiterIDs.insert(id)
+                    return nil
+                }
                 state.waiterIDs.remove(at: index)
                 return state.waiters.remove(at: index)
             }

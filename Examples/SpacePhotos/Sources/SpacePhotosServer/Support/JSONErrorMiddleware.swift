@@ -5,7 +5,7 @@ import Logging
 /// Turns every error into a JSON error answer, so clients parse one shape.
 ///
 /// Hummingbird's own errors (malformed JSON, missing fields, an oversized body,
-/// an unknown route) arrive as `HTTPError`; anything unexpected becomes a 500
+/// an unknown route) arrive as `HTTPResponseError`s; anything unexpected becomes a 500
 /// whose message does not leak internals.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -13,12 +13,14 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
-        } catch let error as HTTPError {
+        } catch let error as any HTTPResponseError {
+            // Hummingbird's HTTPError, and NIO's errors it maps (a body over
+            // the size limit arrives as NIOTooManyBytesError).
             let apiError = APIError(
                 error.status,
                 code: Self.code(for: error.status),
-                message: error.body ?? error.status.reasonPhrase,
-                headers: error.headers
+                message: (error as? HTTPError)?.body ?? error.status.reasonPhrase,
+                headers: (error as? HTTPError)?.headers ?? [:]
             )
             return try apiError.response(from: request, context: context)
         } catch is CancellationError {
