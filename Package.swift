@@ -3,7 +3,7 @@
 // Baseline: a Swift-Concurrency-first foundation for apps.
 //
 // This manifest stays light on purpose: an app that adds Baseline resolves
-// swift-http-types and swift-log, nothing of a server stack. The example app
+// swift-http-types, swift-log and GRDB, nothing of a server stack. The example app
 // (Examples/SpacePhotos) is a separate package with its own server dependencies.
 
 import PackageDescription
@@ -14,11 +14,13 @@ let package = Package(
     products: [
         .library(name: "BaselineConcurrency", targets: ["BaselineConcurrency"]),
         .library(name: "BaselineHTTP", targets: ["BaselineHTTP"]),
+        .library(name: "BaselinePersistence", targets: ["BaselinePersistence"]),
         .library(name: "BaselineTesting", targets: ["BaselineTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
     ],
     targets: [
         .target(
@@ -35,6 +37,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "BaselinePersistence",
+            dependencies: [
+                "BaselineConcurrency",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "BaselineTesting",
             dependencies: [
                 "BaselineConcurrency",
@@ -45,7 +55,17 @@ let package = Package(
         ),
         .testTarget(name: "BaselineConcurrencyTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
         .testTarget(name: "BaselineHTTPTests", dependencies: ["BaselineConcurrency", "BaselineHTTP", "BaselineTesting"]),
-        .testTarget(name: "BaselineTestingTests", dependencies: ["BaselineTesting"]),
+        .testTarget(
+            name: "BaselinePersistenceTests",
+            dependencies: ["BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
+        ),
+        .testTarget(name: "BaselineTestingTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
+        // A child process for the durability test: killed in the middle of a write transaction.
+        .executableTarget(
+            name: "PersistenceCrashHelper",
+            dependencies: ["BaselinePersistence", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/PersistenceCrashHelper"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

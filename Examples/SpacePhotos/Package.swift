@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
@@ -32,6 +33,8 @@ let package = Package(
             dependencies: [
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,7 +58,9 @@ let package = Package(
                 "SpacePhotosCore",
                 "SpacePhotosServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -63,7 +68,10 @@ let package = Package(
             name: "SpacePhotosCoreTests",
             dependencies: [
                 "SpacePhotosCore",
+                .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

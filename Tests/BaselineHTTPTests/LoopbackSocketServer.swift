@@ -1,3 +1,4 @@
+import BaselineConcurrency
 import Foundation
 
 #if canImport(Glibc)
@@ -19,6 +20,9 @@ final class LoopbackSocketServer: Sendable {
     /// Yields once a client has connected and sent its request head.
     let requestReceived: AsyncStream<Void>
     private let listener: Int32
+    /// Closing twice would close whatever socket reused the number meanwhile
+    /// (another test's, running in parallel): close exactly once.
+    private let isClosed = LockedValue(false)
 
     init(answer: String?) throws {
         let fd = socket(AF_INET, streamSocket, 0)
@@ -82,6 +86,11 @@ final class LoopbackSocketServer: Sendable {
     }
 
     func shutdownListener() {
+        let alreadyClosed = isClosed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        guard !alreadyClosed else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }

@@ -60,7 +60,7 @@ public struct HTTPClient: Sendable {
     /// Creates a client.
     public init(
         configuration: Configuration,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = URLSessionTransport.shared,
         middleware: [any HTTPMiddleware] = []
     ) {
         self.configuration = configuration
@@ -72,7 +72,7 @@ public struct HTTPClient: Sendable {
     /// Creates a client with the default configuration for `baseURL`.
     public init(
         baseURL: URL,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = URLSessionTransport.shared,
         middleware: [any HTTPMiddleware] = []
     ) {
         self.init(configuration: Configuration(baseURL: baseURL), transport: transport, middleware: middleware)

@@ -22,6 +22,10 @@ public final class URLSessionTransport: HTTPTransport {
     public let session: URLSession
     private let ownsSession: Bool
 
+    /// A transport shared by clients created without one, so that they share
+    /// one session and its connection pool.
+    public static let shared = URLSessionTransport()
+
     /// A transport on a new session made from `configuration`.
     ///
     /// The default configuration is ephemeral, with URL caching off: caching

@@ -1,3 +1,4 @@
+import BaselinePersistence
 import BaselineTesting
 import Foundation
 import SpacePhotosCore
@@ -56,21 +57,21 @@ struct IDTokenStoreTests {
     @Test(arguments: [
         Data("not json".utf8),
         Data(#"{"version":1}"#.utf8),
-        Data(#"{"version":2,"idToken":"x"}"#.utf8),
-        Data(#"{"version":1,"idToken":""}"#.utf8),
-        Data(#"{"version":1,"idTo"#.utf8),
+        Data(#"{"version":2,"value":"x"}"#.utf8),
+        Data(#"{"version":1,"value":""}"#.utf8),
+        Data(#"{"version":1,"val"#.utf8),
         Data([0xFF, 0xFE, 0x00]),
     ])
     func aCorruptFileIsATypedError(contents: Data) async throws {
         try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try contents.write(to: fileURL)
-        await #expect(throws: IDTokenStoreError.corrupt(path: fileURL.path)) { try await store.load() }
+        await #expect(throws: SecureValueStoreError.corrupt(path: fileURL.path)) { try await store.load() }
     }
 
     @Test func anOversizedFileIsRefusedUnread() async throws {
         try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(count: 1_000_000).write(to: fileURL)
-        await #expect(throws: IDTokenStoreError.corrupt(path: fileURL.path)) { try await store.load() }
+        await #expect(throws: SecureValueStoreError.corrupt(path: fileURL.path)) { try await store.load() }
     }
 
     @Test func anUnreadableFileIsATypedError() async throws {
@@ -79,7 +80,7 @@ struct IDTokenStoreTests {
         await #expect {
             try await store.load()
         } throws: { error in
-            if case .unreadable = error as? IDTokenStoreError { true } else { false }
+            if case .unreadable = error as? SecureValueStoreError { true } else { false }
         }
     }
 
@@ -116,7 +117,7 @@ struct IDTokenStoreTests {
         let token = IDToken(rawValue: "very-secret-token")
         try await store.update(token)
         // Damage the file after a valid write: the error names the file, not its content.
-        try Data(#"{"version":1,"idToken":"very-secret-token""#.utf8).write(to: fileURL)
+        try Data(#"{"version":1,"value":"very-secret-token""#.utf8).write(to: fileURL)
         do {
             _ = try await store.load()
             Issue.record("A damaged file should not load")

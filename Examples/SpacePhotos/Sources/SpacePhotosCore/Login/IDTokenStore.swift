@@ -1,11 +1,13 @@
+import BaselinePersistence
 import Foundation
 import Logging
 
-/// Keeps the ID token in a private file, off the main actor.
+/// Keeps the ID token in a private file, off the main actor: a
+/// ``SecureValueStore`` of ``IDToken``.
 ///
 /// Writes are atomic (a new file renamed into place) with mode 0600, so a crash
 /// mid-write leaves the previous token, and no other user can read it. A file
-/// that cannot be read or parsed is an ``IDTokenStoreError``, never a crash.
+/// that cannot be read or parsed is a `SecureValueStoreError`, never a crash.
 /// The token never appears in its logs or errors.
 ///
 /// ```swift
@@ -15,84 +17,30 @@ import Logging
 /// try await store.clear()
 /// ```
 public actor IDTokenStore {
-    /// The file is a small versioned JSON document, so that a damaged or
-    /// foreign file is recognised as such instead of being taken for a token.
-    private struct Document: Codable {
-        var version: Int
-        var idToken: IDToken
-    }
+    private let storage: SecureValueStore<IDToken>
 
-    /// Files larger than this are not tokens: refuse them rather than read them.
-    static let maximumFileSize = 64 * 1024
-
-    public nonisolated let fileURL: URL
-    private let logger: Logger
+    /// The file the token lives in.
+    public nonisolated var fileURL: URL { storage.fileURL }
 
     public init(fileURL: URL, logger: Logger = Logger(label: "spacephotos.token-store")) {
-        self.fileURL = fileURL
-        self.logger = logger
+        self.storage = SecureValueStore(fileURL: fileURL, logger: logger)
     }
 
     /// Stores `token`, replacing any earlier one.
-    public func update(_ token: IDToken) throws(IDTokenStoreError) {
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(Document(version: 1, idToken: token))
-        } catch {
-            throw .unwritable(path: fileURL.path, reason: "encoding failed")
-        }
-        do {
-            try AtomicFile.write(data, to: fileURL)
-        } catch {
-            throw .unwritable(path: fileURL.path, reason: error.description)
-        }
-        logger.debug("Stored the ID token", metadata: ["path": "\(fileURL.path)"])
+    public func update(_ token: IDToken) async throws(SecureValueStoreError) {
+        try await storage.save(token)
     }
 
     /// The stored token, or `nil` when there is none.
-    public func load() throws(IDTokenStoreError) -> IDToken? {
-        let path = fileURL.path
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? NSNumber, size.intValue > Self.maximumFileSize {
-                throw IDTokenStoreError.corrupt(path: path)
-            }
-            data = try Data(contentsOf: fileURL)
-        } catch let error as IDTokenStoreError {
-            throw error
-        } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        guard let document = try? JSONDecoder().decode(Document.self, from: data),
-              document.version == 1, !document.idToken.rawValue.isEmpty
-        else {
-            logger.warning("The ID token file is corrupt", metadata: ["path": "\(path)"])
-            throw .corrupt(path: path)
-        }
-        return document.idToken
+    public func load() async throws(SecureValueStoreError) -> IDToken? {
+        guard let token = try await storage.load() else { return nil }
+        // An empty token is no token: the file was not written by us.
+        guard !token.rawValue.isEmpty else { throw .corrupt(path: fileURL.path) }
+        return token
     }
 
     /// Removes the stored token (logging out). Clearing an empty store is fine.
-    public func clear() throws(IDTokenStoreError) {
-        do {
-            try FileManager.default.removeItem(at: fileURL)
-        } catch CocoaError.fileNoSuchFile {
-            return
-        } catch {
-            guard FileManager.default.fileExists(atPath: fileURL.path) else { return }
-            throw .unwritable(path: fileURL.path, reason: (error as NSError).localizedDescription)
-        }
+    public func clear() async throws(SecureValueStoreError) {
+        try await storage.clear()
     }
-}
-
-/// Why the token store failed. Never carries the token.
-public enum IDTokenStoreError: Error, Equatable, Sendable {
-    /// The file exists but is not a token document (damaged, truncated, foreign).
-    case corrupt(path: String)
-    /// The file exists but could not be read.
-    case unreadable(path: String, reason: String)
-    /// The token could not be written or removed.
-    case unwritable(path: String, reason: String)
 }

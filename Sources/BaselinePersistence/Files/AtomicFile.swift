@@ -15,11 +15,12 @@ import Darwin
 /// to disk, and the temporary file is renamed over the destination. `rename`
 /// is atomic within a file system: a reader, or a crash, sees the old file or
 /// the new one, never a mix.
-enum AtomicFile {
-    struct Failure: Error, CustomStringConvertible {
-        var operation: String
-        var reason: String
-        var description: String { "\(operation) failed: \(reason)" }
+public enum AtomicFile {
+    /// Which step failed, and the system's reason.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var operation: String
+        public var reason: String
+        public var description: String { "\(operation) failed: \(reason)" }
 
         init(operation: String, reason: String) {
             self.operation = operation
@@ -31,7 +32,8 @@ enum AtomicFile {
         }
     }
 
-    static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws(Failure) {
+    /// Writes `data` to `url` atomically, the file ending with mode `permissions`.
+    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws(Failure) {
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(

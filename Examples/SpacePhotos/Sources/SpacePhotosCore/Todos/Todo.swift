@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+
+/// A to-do item (seed 001's SwiftData `Todo`, on SQLite).
+///
+/// `id` is assigned by the database when the item is first inserted, and never
+/// changes afterwards: editing updates the row in place.
+public struct Todo: Codable, Sendable, Hashable, Identifiable {
+    public var id: Int64?
+    public var text: String
+    /// When the item was created; the list is sorted by it.
+    public var date: Date
+
+    public init(id: Int64? = nil, text: String, date: Date) {
+        self.id = id
+        self.text = text
+        self.date = date
+    }
+}
+
+extension Todo: FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "todo"
+
+    /// The table's columns, for queries.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let text = Column(CodingKeys.text)
+        public static let date = Column(CodingKeys.date)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// The list order: oldest first, so the newest is at the bottom, as in the seed.
+    static func inListOrder() -> QueryInterfaceRequest<Todo> {
+        Todo.order(Columns.date, Columns.id)
+    }
+}

@@ -1,0 +1,94 @@
+import BaselinePersistence
+import Foundation
+import GRDB
+
+/// The to-do list's storage: validated reads and writes on an ``SQLiteDatabase``.
+///
+/// A value you can share between actors: every method runs its work on the
+/// database's queues and suspends the caller meanwhile.
+public struct TodoRepository: Sendable {
+    public let database: SQLiteDatabase
+    private let now: @Sendable () -> Date
+
+    public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    /// Adds an item dated now.
+    ///
+    /// - Throws: ``TodoError/emptyText`` for empty or whitespace-only text.
+    @discardableResult
+    public func add(_ text: String) async throws -> Todo {
+        let text = try Self.validated(text)
+        let date = now()
+        return try await database.write { db in
+            var todo = Todo(text: text, date: date)
+            try todo.insert(db)
+            return todo
+        }
+    }
+
+    /// Adds many items in one transaction (an import, a stress test).
+    public func add(contentsOf texts: [String]) async throws {
+        let validated = try texts.map(Self.validated)
+        let date = now()
+        try await database.write { db in
+            for text in validated {
+                var todo = Todo(text: text, date: date)
+                try todo.insert(db)
+            }
+        }
+    }
+
+    /// Changes an item's text in place: same id, same date, same position.
+    ///
+    /// - Throws: ``TodoError/emptyText``, or ``TodoError/notFound(id:)``.
+    @discardableResult
+    public func edit(id: Int64, text: String) async throws -> Todo {
+        let text = try Self.validated(text)
+        return try await database.write { db in
+            guard var todo = try Todo.fetchOne(db, key: id) else { throw TodoError.notFound(id: id) }
+            todo.text = text
+            try todo.update(db)
+            return todo
+        }
+    }
+
+    /// Deletes an item.
+    ///
+    /// - Throws: ``TodoError/notFound(id:)`` when there is no such item.
+    public func delete(id: Int64) async throws {
+        let deleted = try await database.write { db in try Todo.deleteOne(db, key: id) }
+        if !deleted { throw TodoError.notFound(id: id) }
+    }
+
+    /// Every item, oldest first.
+    public func all() async throws -> [Todo] {
+        try await database.read { db in try Todo.inListOrder().fetchAll(db) }
+    }
+
+    /// Every item, oldest first, now and after each change by anyone.
+    public func observeAll() -> AsyncThrowingStream<[Todo], any Error> {
+        database.observe { db in try Todo.inListOrder().fetchAll(db) }
+    }
+
+    static func validated(_ text: String) throws(TodoError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .emptyText }
+        return trimmed
+    }
+}
+
+/// Why a to-do change was refused.
+public enum TodoError: Error, Equatable, Sendable, CustomStringConvertible {
+    case emptyText
+    case notFound(id: Int64)
+
+    public var description: String {
+        switch self {
+        case .emptyText: "A to-do needs some text."
+        case let .notFound(id): "There is no to-do #\(id)."
+        }
+    }
+}

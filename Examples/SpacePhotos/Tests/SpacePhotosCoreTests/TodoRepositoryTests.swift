@@ -1,0 +1,104 @@
+import BaselineConcurrency
+import BaselinePersistence
+import Foundation
+import GRDB
+import SpacePhotosCore
+import Testing
+
+@Suite("TodoRepository", .timeLimit(.minutes(1)))
+struct TodoRepositoryTests {
+    let directory: TemporaryDirectory
+    let database: SQLiteDatabase
+    let repository: TodoRepository
+    let clock = TickingDate()
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        database = try await SQLiteDatabase.open(at: directory.url.appendingPathComponent("todos.sqlite"), migrator: TodoSchema.migrator)
+        let clock = self.clock
+        repository = TodoRepository(database: database, now: { clock.next() })
+    }
+
+    @Test func addsListsEditsAndDeletes() async throws {
+        let milk = try await repository.add("  Buy milk ")
+        let bread = try await repository.add("Buy bread")
+        #expect(milk.text == "Buy milk")
+        #expect(try await repository.all().map(\.text) == ["Buy milk", "Buy bread"])
+
+        let edited = try await repository.edit(id: try #require(milk.id), text: "Buy oat milk")
+        #expect(edited.id == milk.id)
+        #expect(edited.date == milk.date)
+        #expect(try await repository.all() == [edited, bread])   // same place in the list
+
+        try await repository.delete(id: try #require(bread.id))
+        #expect(try await repository.all() == [edited])
+    }
+
+    @Test(arguments: ["", "   ", "\n\t "])
+    func emptyTextIsRefused(text: String) async throws {
+        await #expect(throws: TodoError.emptyText) { try await repository.add(text) }
+        let item = try await repository.add("real")
+        await #expect(throws: TodoError.emptyText) { try await repository.edit(id: try #require(item.id), text: text) }
+        #expect(try await repository.all().map(\.text) == ["real"])
+    }
+
+    @Test func missingItemsAreReported() async throws {
+        await #expect(throws: TodoError.notFound(id: 42)) { try await repository.edit(id: 42, text: "x") }
+        await #expect(throws: TodoError.notFound(id: 42)) { try await repository.delete(id: 42) }
+    }
+
+    @Test func theListIsSortedByDate() async throws {
+        try await database.write { db in
+            var late = Todo(text: "late", date: Date(timeIntervalSince1970: 300))
+            var early = Todo(text: "early", date: Date(timeIntervalSince1970: 100))
+            var middle = Todo(text: "middle", date: Date(timeIntervalSince1970: 200))
+            try late.insert(db)
+            try early.insert(db)
+            try middle.insert(db)
+        }
+        #expect(try await repository.all().map(\.text) == ["early", "middle", "late"])
+    }
+
+    @Test func theObservationFollowsWritesFromOtherActors() async throws {
+        var lists = repository.observeAll().makeAsyncIterator()
+        #expect(try await lists.next() == [])
+        let repository = self.repository
+        _ = try await Task.detached { try await repository.add("from elsewhere") }.value
+        #expect(try await lists.next()?.map(\.text) == ["from elsewhere"])
+    }
+
+    @Test func aDatabaseFromTheFirstSchemaIsMigrated() async throws {
+        let url = directory.url.appendingPathComponent("old.sqlite")
+        // Build a version-1 database, as the first release shipped it.
+        let old = try DatabaseQueue(path: url.path)
+        try TodoSchema.migrator.migrate(old, upTo: "v1: todo table")
+        try await old.write { db in
+            try db.execute(sql: "INSERT INTO todo (text, date) VALUES (?, ?)", arguments: ["from v1", Date(timeIntervalSince1970: 0)])
+        }
+        try old.close()
+
+        let upgraded = try await SQLiteDatabase.open(at: url, migrator: TodoSchema.migrator)
+        let (texts, indexes, applied) = try await upgraded.read { db in
+            (
+                try Todo.fetchAll(db).map(\.text),
+                try db.indexes(on: "todo").map(\.name),
+                try TodoSchema.migrator.appliedIdentifiers(db)
+            )
+        }
+        #expect(texts == ["from v1"])
+        #expect(indexes.contains("todo_on_date"))
+        #expect(applied == ["v1: todo table", "v2: index todos by date"])
+    }
+}
+
+/// A clock that moves one second per reading, so items get distinct, ordered dates.
+final class TickingDate: Sendable {
+    private let seconds = LockedValue(0)
+    func next() -> Date {
+        let tick = seconds.withLock { seconds -> Int in
+            seconds += 1
+            return seconds
+        }
+        return Date(timeIntervalSince1970: 1_700_000_000 + Double(tick))
+    }
+}

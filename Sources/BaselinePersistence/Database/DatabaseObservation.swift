@@ -1,0 +1,138 @@
+import BaselineConcurrency
+import Foundation
+public import GRDB
+
+extension SQLiteDatabase {
+    /// The results of `fetch`, now and after every commit that changes them.
+    ///
+    /// The first element is the current result. Later ones come after commits
+    /// made through this database by any task or actor; commits that do not
+    /// touch the tables `fetch` reads produce nothing. Elements are delivered
+    /// wherever you iterate (on your actor). When results change faster than
+    /// you read them, you get the newest: a list screen wants the latest
+    /// state, not every intermediate one.
+    ///
+    /// The sequence finishes when the database is closed or released, and
+    /// throws a ``SQLiteDatabaseError`` if a fetch fails. Stop iterating to stop
+    /// observing.
+    ///
+    /// ```swift
+    /// for try await todos in database.observe({ db in try Todo.order(Column("date")).fetchAll(db) }) {
+    ///     self.todos = todos
+    /// }
+    /// ```
+    ///
+    /// Writes made by another process to the same file are not seen: SQLite
+    /// tells a connection only about its own process's commits.
+    public func observe<Value: Sendable>(
+        _ fetch: @escaping @Sendable (Database) throws -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        observe(ValueObservation.tracking(fetch))
+    }
+
+    /// The results of `fetch`, now and after every commit that changes them,
+    /// without consecutive duplicates (a commit to a table `fetch` reads that
+    /// leaves its result as it was produces nothing).
+    ///
+    /// See ``observe(_:)-(@Sendable (Database) throws -> Value)`` for delivery and lifetime.
+    public func observe<Value: Sendable & Equatable>(
+        _ fetch: @escaping @Sendable (Database) throws -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        observe(ValueObservation.tracking(fetch).removeDuplicates())
+    }
+
+    private func observe<Reducer: ValueReducer>(
+        _ observation: ValueObservation<Reducer>
+    ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer.Value: Sendable {
+        typealias Value = Reducer.Value
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1)
+        )
+        let registry = observations
+        guard !registry.isClosed else {
+            continuation.finish()
+            return stream
+        }
+        let path = self.path
+        let cancellable = observation.start(
+            in: writer,
+            scheduling: .async(onQueue: registry.deliveryQueue),
+            onError: { error in
+                // A close racing with the start is an end, not a failure.
+                if registry.isClosed {
+                    continuation.finish()
+                } else {
+                    continuation.finish(throwing: SQLiteDatabaseError.wrap(error, path: path))
+                }
+            },
+            onChange: { value in continuation.yield(value) }
+        )
+        guard let id = registry.add(continuation: continuation, cancellable: cancellable) else {
+            cancellable.cancel()
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { _ in registry.remove(id) }
+        return stream
+    }
+
+    /// How many observations are running (for diagnostics and tests).
+    public var activeObservationCount: Int { observations.count }
+}
+
+/// The running observations of one database, so that closing it ends them.
+final class ObservationRegistry: Sendable {
+    private struct Entry: Sendable {
+        var finish: @Sendable () -> Void
+        var cancel: @Sendable () -> Void
+    }
+
+    private struct State {
+        var entries: [UInt64: Entry] = [:]
+        var nextID: UInt64 = 0
+        var isClosed = false
+    }
+
+    private let state = LockedValue(State())
+    /// Where GRDB hands fresh values over; the stream then delivers them to
+    /// the consumer's own executor.
+    let deliveryQueue = DispatchQueue(label: "baseline.persistence.observation")
+
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// Registers an observation; `nil` when the database is already closed.
+    func add<Value>(
+        continuation: AsyncThrowingStream<Value, any Error>.Continuation,
+        cancellable: AnyDatabaseCancellable
+    ) -> UInt64? {
+        state.withLock { state in
+            guard !state.isClosed else { return nil }
+            state.nextID += 1
+            state.entries[state.nextID] = Entry(finish: { continuation.finish() }, cancel: { cancellable.cancel() })
+            return state.nextID
+        }
+    }
+
+    func remove(_ id: UInt64) {
+        let entry = state.withLock { $0.entries.removeValue(forKey: id) }
+        entry?.cancel()
+    }
+
+    /// Closes the registry and ends every observation; `false` if it was closed already.
+    @discardableResult
+    func endAll() -> Bool {
+        let entries = state.withLock { state -> [Entry]? in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            defer { state.entries = [:] }
+            return Array(state.entries.values)
+        }
+        guard let entries else { return false }
+        for entry in entries {
+            entry.cancel()
+            entry.finish()
+        }
+        return true
+    }
+}

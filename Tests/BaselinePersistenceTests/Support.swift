@@ -1,0 +1,38 @@
+import BaselinePersistence
+import Foundation
+import GRDB
+
+/// A fresh directory under the system's temporary directory, removed at the end.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// A tiny schema for the tests.
+struct Note: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    var id: Int64?
+    var text: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("notes") { db in
+            try db.create(table: "note") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("text", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}
