@@ -1,4 +1,5 @@
 import BaselinePersistence
+import BaselineTesting
 import Foundation
 import GRDB
 import Testing

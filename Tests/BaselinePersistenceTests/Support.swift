@@ -2,20 +2,6 @@ import BaselinePersistence
 import Foundation
 import GRDB
 
-/// A fresh directory under the system's temporary directory, removed at the end.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 /// A tiny schema for the tests.
 struct Note: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?

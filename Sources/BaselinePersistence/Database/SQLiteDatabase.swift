@@ -110,12 +110,7 @@ public final class SQLiteDatabase: Sendable {
     /// - Throws: ``SQLiteDatabaseError`` for SQLite's failures, or what `body`
     ///   throws, unchanged.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try checkOpen()
-        do {
-            return try await writer.read(body)
-        } catch {
-            throw SQLiteDatabaseError.wrap(error, path: path)
-        }
+        try await perform { try await writer.read(body) }
     }
 
     /// Runs `body` in a write transaction: committed if it returns, rolled
@@ -124,9 +119,14 @@ public final class SQLiteDatabase: Sendable {
     /// - Throws: ``SQLiteDatabaseError`` for SQLite's failures, or what `body`
     ///   throws, unchanged.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try checkOpen()
+        try await perform { try await writer.write(body) }
+    }
+
+    /// Runs an access if the database is open, reporting SQLite's errors in Baseline's terms.
+    private func perform<T>(_ access: () async throws -> T) async throws -> T {
+        if observations.isClosed { throw SQLiteDatabaseError.closed }
         do {
-            return try await writer.write(body)
+            return try await access()
         } catch {
             throw SQLiteDatabaseError.wrap(error, path: path)
         }
@@ -145,10 +145,6 @@ public final class SQLiteDatabase: Sendable {
 
     /// Whether ``close()`` has been called.
     public var isClosed: Bool { observations.isClosed }
-
-    private func checkOpen() throws {
-        if observations.isClosed { throw SQLiteDatabaseError.closed }
-    }
 
     var path: String {
         switch location {

@@ -4,20 +4,6 @@ import Foundation
 import SpacePhotosCore
 import Testing
 
-/// A fresh directory under the system's temporary directory, removed at the end.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("spacephotos-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 @Suite("IDTokenStore")
 struct IDTokenStoreTests {
     let directory: TemporaryDirectory

@@ -1,5 +1,6 @@
 import BaselineConcurrency
 import BaselinePersistence
+import BaselineTesting
 import Foundation
 import GRDB
 import SpacePhotosCore

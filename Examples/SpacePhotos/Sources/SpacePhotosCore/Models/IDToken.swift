@@ -10,15 +10,6 @@ public struct IDToken: RawRepresentable, Hashable, Sendable, Codable {
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
-
-    public init(from decoder: any Decoder) throws {
-        self.rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 extension IDToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

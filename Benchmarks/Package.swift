@@ -1,0 +1,30 @@
+// swift-tools-version: 6.2
+//
+// Baseline's benchmarks: speed targets are measured here, in release builds,
+// never in timed unit tests.
+//
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence]
+
+import PackageDescription
+
+let package = Package(
+    name: "BaselineBenchmarks",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [
+        .package(name: "Baseline", path: ".."),
+        .package(name: "SpacePhotos", path: "../Examples/SpacePhotos"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "baseline-benchmarks",
+            dependencies: [
+                .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "SpacePhotosCore", package: "SpacePhotos"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

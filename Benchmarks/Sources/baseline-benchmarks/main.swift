@@ -1,0 +1,14 @@
+// Baseline's benchmarks. Run in release:
+//
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence]
+
+let selected = Set(CommandLine.arguments.dropFirst())
+func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
+
+#if DEBUG
+print("warning: a debug build; run with -c release for meaningful figures")
+#endif
+
+if wants("persistence") {
+    try await PersistenceBenchmarks.run()
+}
