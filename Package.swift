@@ -12,20 +12,33 @@ let package = Package(
     name: "Baseline",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
+        .library(name: "BaselineCombine", targets: ["BaselineCombine"]),
         .library(name: "BaselineConcurrency", targets: ["BaselineConcurrency"]),
         .library(name: "BaselineHTTP", targets: ["BaselineHTTP"]),
         .library(name: "BaselinePersistence", targets: ["BaselinePersistence"]),
+        .library(name: "BaselineStore", targets: ["BaselineStore"]),
         .library(name: "BaselineTesting", targets: ["BaselineTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.3.0"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.4.0"),
     ],
     targets: [
         .target(
             name: "BaselineConcurrency",
             dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "BaselineCombine",
+            dependencies: [
+                "BaselineConcurrency",
+                // Combine itself on Apple platforms; OpenCombine elsewhere.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows, .wasi])),
+            ]
         ),
         .target(
             name: "BaselineHTTP",
@@ -45,20 +58,34 @@ let package = Package(
             ]
         ),
         .target(
+            name: "BaselineStore",
+            dependencies: [
+                "BaselineConcurrency",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "BaselineTesting",
             dependencies: [
                 "BaselineConcurrency",
                 "BaselineHTTP",
+                "BaselineStore",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Lets IssueReporting reach Swift Testing and XCTest from any test target.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "BaselineCombineTests", dependencies: ["BaselineCombine", "BaselineTesting"]),
         .testTarget(name: "BaselineConcurrencyTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
         .testTarget(name: "BaselineHTTPTests", dependencies: ["BaselineConcurrency", "BaselineHTTP", "BaselineTesting"]),
         .testTarget(
             name: "BaselinePersistenceTests",
             dependencies: ["BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
         ),
+        .testTarget(name: "BaselineStoreTests", dependencies: ["BaselineStore", "BaselineTesting"]),
         .testTarget(name: "BaselineTestingTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
         // A child process for the durability test: killed in the middle of a write transaction.
         .executableTarget(

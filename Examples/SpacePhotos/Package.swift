@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
@@ -31,9 +32,11 @@ let package = Package(
         .target(
             name: "SpacePhotosCore",
             dependencies: [
+                .product(name: "BaselineCombine", package: "Baseline"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -61,6 +64,7 @@ let package = Package(
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -69,8 +73,11 @@ let package = Package(
             dependencies: [
                 "SpacePhotosCore",
                 .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -81,6 +88,7 @@ let package = Package(
                 "SpacePhotosServer",
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

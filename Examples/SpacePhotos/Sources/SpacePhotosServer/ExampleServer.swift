@@ -126,6 +126,7 @@ public struct ExampleServer: Sendable {
             decoyHash: try await hasher.hash(UUID().uuidString)
         ).add(to: router)
         MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now).add(to: router)
+        FactRoutes().add(to: router)
 
         return Application(
             router: router,

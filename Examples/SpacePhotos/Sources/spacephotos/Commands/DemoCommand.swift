@@ -27,6 +27,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             try await LoginDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
             try await TodoDemo(dataDirectory: scratch, narrator: narrator).run()
+            try await FactCounterDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
         } catch {
             await server.stop()
             try? FileManager.default.removeItem(at: scratch)

@@ -1,0 +1,150 @@
+import BaselineHTTP
+import BaselineStore
+import BaselineTesting
+import Clocks
+import Foundation
+import SpacePhotosCore
+import Testing
+
+@MainActor
+@Suite("FactCounter", .timeLimit(.minutes(1)))
+struct FactCounterTests {
+    let facts = ControllableCall<Int, String>()
+    var factClient: FactClient {
+        let facts = self.facts
+        return FactClient { try await facts($0) }
+    }
+
+    @Test func countsUpAndDown() async {
+        let store = TestStore(initialState: FactCounter.State()) { FactCounter(factClient: factClient) }
+        await store.send(.increment) { $0.count = 1 }
+        await store.send(.increment) { $0.count = 2 }
+        await store.send(.decrement) { $0.count = 1 }
+    }
+
+    @Test func refreshLoadsAFactAndIsLoadingOnlyMeanwhile() async throws {
+        let store = TestStore(initialState: FactCounter.State(count: 7)) { FactCounter(factClient: factClient) }
+        await store.send(.refresh) { $0.isLoading = true }
+        let call = try await facts.nextCall()
+        #expect(call.arguments == 7)
+        #expect(store.state.isLoading)
+        call.resume(returning: "7 is a prime number.")
+        await store.receive(.factResponse(.success("7 is a prime number."))) {
+            $0.isLoading = false
+            $0.fact = "7 is a prime number."
+        }
+        await store.finish()
+    }
+
+    @Test func cancelStopsTheFetchMidFlight() async throws {
+        let store = TestStore(initialState: FactCounter.State()) { FactCounter(factClient: factClient) }
+        await store.send(.refresh) { $0.isLoading = true }
+        let call = try await facts.nextCall()
+        await store.send(.cancel) { $0.isLoading = false }
+        #expect(call.isCancelled)
+        await store.finish()   // nothing arrives: the effect is gone
+    }
+
+    @Test func aFailureIsShownAsTheFact() async throws {
+        let store = TestStore(initialState: FactCounter.State()) { FactCounter(factClient: factClient) }
+        await store.send(.refresh) { $0.isLoading = true }
+        try await facts.nextCall().resume(throwing: URLError(.timedOut))
+        await store.receive(.factResponse(.failure(.init(message: "\(URLError(.timedOut))")))) {
+            $0.isLoading = false
+            $0.fact = "Could not load a fact: \(URLError(.timedOut))"
+        }
+        await store.finish()
+    }
+
+    @Test func whenTheServerFailsTheFallbackComesAfterTheDelayOnTheInjectedClock() async throws {
+        let transport = StubTransport()
+        transport.on(.get, "/facts/3", respond: .status(.serviceUnavailable))
+        let clock = TestClock()
+        let sleeping = SleepSignal()
+        let live = FactClient.live(
+            client: HTTPClient(baseURL: URL(string: "https://facts.test")!, transport: transport),
+            clock: SignallingClock(base: clock, signal: sleeping),
+            fallbackDelay: .seconds(1)
+        )
+        let store = TestStore(initialState: FactCounter.State(count: 3)) { FactCounter(factClient: live) }
+        await store.send(.refresh) { $0.isLoading = true }
+
+        await sleeping.next()              // the client is waiting on the clock…
+        #expect(store.state.isLoading)     // …and only the clock can wake it
+        await clock.advance(by: .seconds(1) + .nanoseconds(1))
+        await store.receive(.factResponse(.success("3 is a good number."))) {
+            $0.isLoading = false
+            $0.fact = "3 is a good number."
+        }
+        await store.finish()
+    }
+
+    @Test func theAwaitableSendFinishesExactlyWhenTheEffectDoes() async throws {
+        let store = Store(initialState: FactCounter.State()) { FactCounter(factClient: factClient) }
+        let finished = ControllableCall<Void, Void>()
+        let refreshing = Task {
+            await store.send(.refresh).finish()
+            try await finished()
+        }
+        let call = try await facts.nextCall()
+        // The effect is suspended in our double: the refresh cannot have finished.
+        #expect(finished.callCount == 0)
+        #expect(store.isLoading)
+        call.resume(returning: "0 is zero.")
+        let done = try await finished.nextCall()
+        // When `finish()` returned, the response had been handled.
+        #expect(store.fact == "0 is zero.")
+        #expect(store.isLoading == false)
+        done.resume()
+        try await refreshing.value
+    }
+
+    @Test func refreshWhileRefreshingReplacesTheFirstFetch() async throws {
+        let store = TestStore(initialState: FactCounter.State()) { FactCounter(factClient: factClient) }
+        await store.send(.refresh) { $0.isLoading = true }
+        let first = try await facts.nextCall()
+        await store.send(.refresh)
+        let second = try await facts.nextCall()
+        #expect(first.isCancelled)
+        second.resume(returning: "fresh")
+        await store.receive(.factResponse(.success("fresh"))) {
+            $0.isLoading = false
+            $0.fact = "fresh"
+        }
+        await store.finish()
+    }
+}
+
+/// Tells the test each time something starts sleeping on the clock.
+final class SleepSignal: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    func fire() { continuation.yield() }
+
+    func next() async {
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+    }
+}
+
+/// A clock that signals each sleep, then sleeps on its base (a `TestClock`).
+///
+/// The deadline is fixed before the signal, so advancing past it wakes the
+/// sleeper whether it registered with the base clock before or after.
+struct SignallingClock<Base: Clock>: Clock where Base.Duration == Duration {
+    let base: Base
+    let signal: SleepSignal
+
+    var now: Base.Instant { base.now }
+    var minimumResolution: Duration { base.minimumResolution }
+
+    func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws {
+        signal.fire()
+        try await base.sleep(until: deadline, tolerance: tolerance)
+    }
+}

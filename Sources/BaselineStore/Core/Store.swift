@@ -1,0 +1,252 @@
+import BaselineConcurrency
+import Logging
+import Observation
+
+/// A feature's runtime: holds its state, runs its reducer for each action,
+/// and runs the effects that follow.
+///
+/// ```swift
+/// let store = Store(initialState: Counter.State()) { Counter() }
+/// store.send(.increment)
+/// Text("\(store.count)")                       // views read state directly (Observation)
+/// .refreshable { await store.send(.refresh).finish() }
+/// ```
+///
+/// - State is observable: reading `store.state` (or a member, through dynamic
+///   member lookup) in a SwiftUI body or `withObservationTracking` tracks it.
+///   ``values(of:)`` gives changes as an `AsyncSequence`, on Linux and on any
+///   Apple OS version.
+/// - Effects run off the main actor; cancellation ids belong to this store
+///   (its root, for scoped stores).
+/// - Releasing a store cancels its running effects (debug builds log which).
+@MainActor
+@dynamicMemberLookup
+public final class Store<State, Action: Sendable> {
+    private let readState: @MainActor () -> State
+    private let dispatch: @MainActor (Action) -> StoreTask
+    private let addObserver: @MainActor (@escaping @MainActor (State) -> Void) -> () -> Void
+    /// Keeps the root alive for as long as any store scoped from it.
+    private let root: AnyObject
+
+    /// A store running `reducer` from `initialState`.
+    public convenience init<R: Reducer>(
+        initialState: State,
+        logger: Logger = Logger(label: "baseline.store"),
+        reducer: () -> R
+    ) where R.State == State, R.Action == Action {
+        let root = StoreRoot(initialState: initialState, reducer: reducer(), logger: logger)
+        self.init(
+            root: root,
+            readState: { root.state },
+            dispatch: { root.send($0) },
+            addObserver: { root.addObserver($0) }
+        )
+    }
+
+    private init(
+        root: AnyObject,
+        readState: @escaping @MainActor () -> State,
+        dispatch: @escaping @MainActor (Action) -> StoreTask,
+        addObserver: @escaping @MainActor (@escaping @MainActor (State) -> Void) -> () -> Void
+    ) {
+        self.root = root
+        self.readState = readState
+        self.dispatch = dispatch
+        self.addObserver = addObserver
+    }
+
+    /// The current state. Reading it inside an observation scope tracks it.
+    public var state: State { readState() }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        readState()[keyPath: keyPath]
+    }
+
+    /// Sends `action`: the reducer runs now, and the returned task stands for
+    /// the effects it started.
+    @discardableResult
+    public func send(_ action: Action) -> StoreTask {
+        dispatch(action)
+    }
+
+    /// Sends `action`, then suspends while `predicate` holds for the state
+    /// (the seed's `ViewStore.send(_:while:)`). Cancelling the waiting task
+    /// cancels the effects the action started.
+    ///
+    /// ```swift
+    /// .refreshable { await store.send(.refresh, while: \.isLoading) }
+    /// ```
+    public func send(_ action: Action, while predicate: @escaping (State) -> Bool) async {
+        let task = send(action)
+        let holds = changes { predicate($0) }
+        await withTaskCancellationHandler {
+            for await stillHolds in holds where !stillHolds { break }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// The value at `keyPath` now, then each time it changes.
+    ///
+    /// Works wherever Swift runs (unlike Observation's `Observations`, which
+    /// needs the 2026 OS releases). A slow reader gets the latest value;
+    /// values in between may be skipped. The sequence ends when the reading
+    /// task stops iterating.
+    ///
+    /// ```swift
+    /// for await count in store.values(of: \.count) { print(count) }
+    /// ```
+    public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value>) -> AsyncStream<Value> {
+        changes { $0[keyPath: keyPath] }
+    }
+
+    private func changes<Value: Equatable & Sendable>(_ read: @escaping (State) -> Value) -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+        var last = read(state)
+        continuation.yield(last)
+        let remove = addObserver { state in
+            let value = read(state)
+            guard value != last else { return }
+            last = value
+            continuation.yield(value)
+        }
+        let removal = MainActorBox(remove)
+        continuation.onTermination = { _ in
+            Task { @MainActor in removal.value() }
+        }
+        return stream
+    }
+
+    // MARK: Scoping
+
+    /// A store for a child feature: its state is a part of this store's, its
+    /// actions are embedded into this store's. Effects run in the root store.
+    ///
+    /// ```swift
+    /// CounterView(store: store.scope(state: \.counter, action: AppFeature.Action.counter))
+    /// ```
+    public func scope<ChildState, ChildAction: Sendable>(
+        state keyPath: KeyPath<State, ChildState>,
+        action embed: @escaping @Sendable (ChildAction) -> Action
+    ) -> Store<ChildState, ChildAction> {
+        let readState = self.readState
+        let dispatch = self.dispatch
+        let addObserver = self.addObserver
+        return Store<ChildState, ChildAction>(
+            root: root,
+            readState: { readState()[keyPath: keyPath] },
+            dispatch: { dispatch(embed($0)) },
+            addObserver: { observer in addObserver { observer($0[keyPath: keyPath]) } }
+        )
+    }
+
+    /// A store for an optional child feature, or `nil` while its state is `nil`.
+    ///
+    /// The child store keeps the last non-nil state it read, so a view that is
+    /// still on screen while its state goes away reads stale but valid state
+    /// instead of crashing. Actions sent to it meanwhile are ignored by
+    /// ``IfLet``.
+    public func scope<ChildState, ChildAction: Sendable>(
+        state keyPath: KeyPath<State, ChildState?>,
+        action embed: @escaping @Sendable (ChildAction) -> Action
+    ) -> Store<ChildState, ChildAction>? {
+        guard let initial = readState()[keyPath: keyPath] else { return nil }
+        let readState = self.readState
+        let dispatch = self.dispatch
+        let addObserver = self.addObserver
+        let lastValue = MainActorBox(initial)
+        return Store<ChildState, ChildAction>(
+            root: root,
+            readState: {
+                if let current = readState()[keyPath: keyPath] { lastValue.value = current }
+                return lastValue.value
+            },
+            dispatch: { dispatch(embed($0)) },
+            addObserver: { observer in
+                addObserver { state in
+                    guard let child = state[keyPath: keyPath] else { return }
+                    observer(child)
+                }
+            }
+        )
+    }
+
+    /// A store for each element of a collection of child features, by id.
+    public func scope<Element: Identifiable, ChildAction: Sendable>(
+        forEach keyPath: KeyPath<State, [Element]>,
+        action embed: @escaping @Sendable (Element.ID, ChildAction) -> Action
+    ) -> [Store<Element, ChildAction>] where Element.ID: Sendable {
+        readState()[keyPath: keyPath].compactMap { element in
+            let id = element.id
+            let path: KeyPath<State, Element?> = keyPath.appending(path: \[Element].[id: id])
+            return scope(state: path, action: { embed(id, $0) })
+        }
+    }
+}
+
+extension Array where Element: Identifiable {
+    /// The element with `id`, for key paths into collections of child features.
+    subscript(id id: Element.ID) -> Element? {
+        first { $0.id == id }
+    }
+}
+
+/// A mutable box for main-actor state captured by closures.
+@MainActor
+final class MainActorBox<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The store that owns the state: runs the reducer and the effects.
+@MainActor
+@Observable
+final class StoreRoot<State, Action: Sendable> {
+    var state: State
+    @ObservationIgnored private let reducer: any Reducer<State, Action>
+    @ObservationIgnored private let runner: EffectRunner<Action>
+    @ObservationIgnored private var observers: [UInt64: @MainActor (State) -> Void] = [:]
+    @ObservationIgnored private var nextObserverID: UInt64 = 0
+    @ObservationIgnored private let logger: Logger
+
+    init(initialState: State, reducer: some Reducer<State, Action>, logger: Logger) {
+        self.state = initialState
+        self.reducer = reducer
+        self.logger = logger
+        // Effects send through a box filled once `self` exists; it holds the
+        // store weakly, so running effects never keep a released store alive.
+        let target = MainActorBox<(@MainActor (Action) -> StoreTask)?>(nil)
+        self.runner = EffectRunner(logger: logger) { action in
+            target.value?(action) ?? .none
+        }
+        target.value = { [weak self] action in self?.send(action) ?? .none }
+    }
+
+    deinit {
+        let cancelled = runner.cancelAll()
+        #if DEBUG
+        if !cancelled.isEmpty {
+            logger.warning(
+                "A store was released with effects still running; they were cancelled",
+                metadata: ["effects": .array(cancelled.map { .string($0) })]
+            )
+        }
+        #endif
+    }
+
+    func send(_ action: Action) -> StoreTask {
+        let effect = reducer.reduce(into: &state, action: action)
+        if !observers.isEmpty {
+            let state = self.state
+            for observer in observers.values { observer(state) }
+        }
+        return runner.start(effect, for: action)
+    }
+
+    func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> () -> Void {
+        nextObserverID += 1
+        let id = nextObserverID
+        observers[id] = observer
+        return { [weak self] in self?.observers[id] = nil }
+    }
+}

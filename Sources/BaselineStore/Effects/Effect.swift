@@ -1,0 +1,156 @@
+/// Work that follows an action: nothing, an action sent at once, or async work
+/// that can send actions back — composed, and cancellable by id.
+///
+/// ```swift
+/// case .refresh:
+///     state.isLoading = true
+///     return .run { [count = state.count] send in
+///         await send(.factResponse(Result { try await factClient.fetch(count) }))
+///     }
+///     .cancellable(id: CancelID.fact, cancelInFlight: true)
+/// case .cancel:
+///     state.isLoading = false
+///     return .cancel(id: CancelID.fact)
+/// ```
+///
+/// Cancellation ids belong to the store that runs the effect: two stores of
+/// the same feature never cancel each other's work.
+public struct Effect<Action: Sendable>: Sendable {
+    indirect enum Operation: Sendable {
+        case none
+        case send(Action)
+        case run(
+            priority: TaskPriority?,
+            name: String?,
+            operation: @Sendable (Send<Action>) async throws -> Void,
+            onError: (@Sendable (any Error, Send<Action>) async -> Void)?
+        )
+        case merge([Effect<Action>])
+        case concatenate([Effect<Action>])
+        case cancellable(EffectID, cancelInFlight: Bool, Effect<Action>)
+        case cancel(EffectID)
+    }
+
+    let operation: Operation
+
+    /// No work.
+    public static var none: Effect { Effect(operation: .none) }
+
+    /// Sends `action` right after the current one, before any async work.
+    public static func send(_ action: Action) -> Effect {
+        Effect(operation: .send(action))
+    }
+
+    /// Async work, run off the main actor, that may send actions back.
+    ///
+    /// - Parameters:
+    ///   - priority: The task's priority.
+    ///   - name: Shown when a store is released while this effect still runs.
+    ///   - operation: The work. Cancellation (``cancellable(id:cancelInFlight:)``,
+    ///     a released store, a cancelled ``StoreTask``) cancels its task.
+    ///   - onError: Handles an error the work throws (not `CancellationError`).
+    ///     Without it, an error is logged.
+    public static func run(
+        priority: TaskPriority? = nil,
+        name: String? = nil,
+        operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+        catch onError: (@Sendable (any Error, Send<Action>) async -> Void)? = nil
+    ) -> Effect {
+        Effect(operation: .run(priority: priority, name: name, operation: operation, onError: onError))
+    }
+
+    /// Runs all `effects` at once.
+    public static func merge(_ effects: [Effect]) -> Effect {
+        let effects = effects.filter { if case .none = $0.operation { false } else { true } }
+        switch effects.count {
+        case 0: return .none
+        case 1: return effects[0]
+        default: return Effect(operation: .merge(effects))
+        }
+    }
+
+    /// Runs all `effects` at once.
+    public static func merge(_ effects: Effect...) -> Effect {
+        merge(effects)
+    }
+
+    /// Runs `effects` one after the other, each starting when the previous finishes.
+    public static func concatenate(_ effects: Effect...) -> Effect {
+        Effect(operation: .concatenate(effects))
+    }
+
+    /// This effect, cancellable with ``cancel(id:)``. With `cancelInFlight`,
+    /// starting it first cancels any running effect with the same id.
+    public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
+        Effect(operation: .cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
+    }
+
+    /// Cancels the running effects marked with `id`.
+    public static func cancel(id: some Hashable & Sendable) -> Effect {
+        Effect(operation: .cancel(EffectID(id)))
+    }
+
+    /// The same work, its actions turned into another action type (a child
+    /// feature's effect, embedded in its parent's).
+    public func map<Other: Sendable>(_ transform: @escaping @Sendable (Action) -> Other) -> Effect<Other> {
+        switch operation {
+        case .none:
+            .none
+        case let .send(action):
+            .send(transform(action))
+        case let .run(priority, name, operation, onError):
+            .run(priority: priority, name: name) { send in
+                try await operation(send.map(transform))
+            } catch: { error, send in
+                if let onError { await onError(error, send.map(transform)) }
+            }
+        case let .merge(effects):
+            .merge(effects.map { $0.map(transform) })
+        case let .concatenate(effects):
+            Effect<Other>(operation: .concatenate(effects.map { $0.map(transform) }))
+        case let .cancellable(id, cancelInFlight, effect):
+            Effect<Other>(operation: .cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
+        case let .cancel(id):
+            Effect<Other>(operation: .cancel(id))
+        }
+    }
+}
+
+/// A cancellation id, type-erased.
+struct EffectID: Hashable, @unchecked Sendable {
+    // safety: built only from `some Hashable & Sendable` values (see `init`),
+    // so the wrapped value is Sendable; AnyHashable just cannot say so.
+    let base: AnyHashable
+
+    init(_ id: some Hashable & Sendable) {
+        base = AnyHashable(id)
+    }
+}
+
+/// Sends actions from an effect back into its store, on the main actor.
+///
+/// ```swift
+/// .run { send in
+///     for await event in events { await send(.received(event)) }
+/// }
+/// ```
+///
+/// Once the effect is cancelled, sending does nothing.
+@MainActor
+public struct Send<Action: Sendable>: Sendable {
+    let deliver: @MainActor (Action) -> Void
+
+    nonisolated public init(_ deliver: @escaping @MainActor (Action) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Sends `action`, unless the effect has been cancelled.
+    public func callAsFunction(_ action: Action) {
+        guard !Task.isCancelled else { return }
+        deliver(action)
+    }
+
+    nonisolated func map<Other: Sendable>(_ transform: @escaping @Sendable (Other) -> Action) -> Send<Other> {
+        Send<Other> { action in self.deliver(transform(action)) }
+    }
+}

@@ -1,0 +1,182 @@
+import BaselineConcurrency
+import Logging
+
+/// Runs effects for one store: starts their tasks, tracks which are running
+/// and under which cancellation ids, and cancels them.
+///
+/// One runner per root store (and per test store): cancellation ids are
+/// scoped to it. Public only for `TestStore`, in BaselineTesting; apps use
+/// ``Store``.
+@MainActor
+public final class EffectRunner<Action: Sendable> {
+    /// A running effect, as reported when its store goes away.
+    struct Running: Sendable {
+        var task: Task<Void, Never>
+        var description: String
+    }
+
+    private let deliver: @MainActor (Action) -> StoreTask
+    private let logger: Logger
+    /// Locked, not actor-isolated, so the store's `deinit` can cancel them.
+    let running = LockedValue<[UInt64: Running]>([:])
+    private var cancellables: [EffectID: [UInt64: Task<Void, Never>]] = [:]
+    private var nextID: UInt64 = 0
+
+    /// A runner whose effects send their actions to `deliver`.
+    public init(logger: Logger, deliver: @escaping @MainActor (Action) -> StoreTask) {
+        self.deliver = deliver
+        self.logger = logger
+    }
+
+    /// How many effects are running.
+    public var runningCount: Int { running.withLock { $0.count } }
+
+    /// Starts `effect`, started by `action` (for diagnostics), and returns a
+    /// task that finishes when all of its work has.
+    public func start(_ effect: Effect<Action>, for action: Action) -> StoreTask {
+        StoreTask(task: run(effect, origin: action))
+    }
+
+    private func run(_ effect: Effect<Action>, origin: Action) -> Task<Void, Never>? {
+        switch effect.operation {
+        case .none:
+            return nil
+
+        case let .send(action):
+            return deliver(action).task
+
+        case let .run(priority, name, operation, onError):
+            nextID += 1
+            let id = nextID
+            let send = Send<Action> { [weak self] action in _ = self?.deliver(action) }
+            let logger = self.logger
+            let task = Task(priority: priority) { [weak self] in
+                await Self.perform(operation, onError: onError, send: send, logger: logger)
+                self?.finished(id)
+            }
+            running.withLock { $0[id] = Running(task: task, description: name ?? "run effect of \(origin)") }
+            return task
+
+        case let .merge(effects):
+            let tasks = effects.compactMap { run($0, origin: origin) }
+            return Self.whole(tasks)
+
+        case let .concatenate(effects):
+            guard !effects.isEmpty else { return nil }
+            return Task { [weak self] in
+                for effect in effects {
+                    guard !Task.isCancelled, let self else { return }
+                    let step = self.run(effect, origin: origin)
+                    await withTaskCancellationHandler { await step?.value } onCancel: { step?.cancel() }
+                }
+            }
+
+        case let .cancellable(id, cancelInFlight, effect):
+            if cancelInFlight { cancel(id: id) }
+            guard let inner = run(effect, origin: origin) else { return nil }
+            nextID += 1
+            let key = nextID
+            let wrapper = Task { [weak self] in
+                await withTaskCancellationHandler { await inner.value } onCancel: { inner.cancel() }
+                self?.cancellables[id]?[key] = nil
+            }
+            cancellables[id, default: [:]][key] = wrapper
+            return wrapper
+
+        case let .cancel(id):
+            cancel(id: id)
+            return nil
+        }
+    }
+
+    /// Cancels every running effect marked with `id`.
+    func cancel(id: EffectID) {
+        guard let tasks = cancellables.removeValue(forKey: id) else { return }
+        for task in tasks.values { task.cancel() }
+    }
+
+    /// The tasks of the running effects.
+    public var runningTasks: [Task<Void, Never>] { running.withLock { $0.values.map(\.task) } }
+
+    /// Cancels everything (the store is going away) and describes what was running.
+    nonisolated public func cancelAll() -> [String] {
+        let all = running.withLock { running -> [Running] in
+            defer { running = [:] }
+            return Array(running.values)
+        }
+        for effect in all { effect.task.cancel() }
+        return all.map(\.description)
+    }
+
+    private func finished(_ id: UInt64) {
+        running.withLock { $0[id] = nil }
+    }
+
+    /// Runs an effect's work off the main actor.
+    nonisolated private static func perform(
+        _ operation: @Sendable (Send<Action>) async throws -> Void,
+        onError: (@Sendable (any Error, Send<Action>) async -> Void)?,
+        send: Send<Action>,
+        logger: Logger
+    ) async {
+        do {
+            try await operation(send)
+        } catch is CancellationError {
+            return
+        } catch {
+            if Task.isCancelled { return }
+            if let onError {
+                await onError(error, send)
+            } else {
+                logger.error("An effect failed and has no error handler", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// One task standing for several: finishes when all have, cancels them all.
+    private static func whole(_ tasks: [Task<Void, Never>]) -> Task<Void, Never>? {
+        switch tasks.count {
+        case 0: return nil
+        case 1: return tasks[0]
+        default:
+            return Task {
+                await withTaskCancellationHandler {
+                    for task in tasks { await task.value }
+                } onCancel: {
+                    for task in tasks { task.cancel() }
+                }
+            }
+        }
+    }
+}
+
+/// The work an action started, returned by `send`: await ``finish()`` to
+/// suspend exactly as long as that work runs.
+///
+/// ```swift
+/// .refreshable { await store.send(.refresh).finish() }
+/// ```
+public struct StoreTask: Hashable, Sendable {
+    let task: Task<Void, Never>?
+
+    /// A task standing for no work: it is finished already.
+    public static let none = StoreTask(task: nil)
+
+    /// Waits until every effect the action started has finished. Cancelling
+    /// the waiting task cancels those effects.
+    public func finish() async {
+        await withTaskCancellationHandler {
+            await task?.value
+        } onCancel: {
+            task?.cancel()
+        }
+    }
+
+    /// Cancels the work the action started.
+    public func cancel() {
+        task?.cancel()
+    }
+
+    /// Whether the work has been cancelled.
+    public var isCancelled: Bool { task?.isCancelled ?? false }
+}

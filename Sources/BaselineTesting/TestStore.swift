@@ -1,0 +1,243 @@
+import BaselineConcurrency
+import BaselineStore
+import CustomDump
+import IssueReporting
+import Logging
+
+/// A store for tests that checks every state change and every action effects
+/// send back — exhaustive by default, like TCA's.
+///
+/// ```swift
+/// let store = TestStore(initialState: Counter.State()) { Counter(factClient: .init { "\($0) is odd" }) }
+/// await store.send(.increment) { $0.count = 1 }
+/// await store.send(.refresh) { $0.isLoading = true }
+/// await store.receive(.factResponse(.success("1 is odd"))) {
+///     $0.isLoading = false
+///     $0.fact = "1 is odd"
+/// }
+/// await store.finish()
+/// ```
+///
+/// - `send` fails on any state change the closure did not describe, and shows
+///   a diff of expected and actual state.
+/// - Actions sent by effects wait in a queue until `receive` takes them (the
+///   reducer runs then), so a test asserts each in order. `receive` waits for
+///   the action without sleeping, and fails at once when no running effect
+///   could still send it.
+/// - `finish()` waits for effects to end; at the end of a test, effects still
+///   running or received actions not asserted are failures. An effect ends a
+///   moment after it sends its last action, so end a test that started
+///   effects with `await store.finish()`.
+///
+/// With ``exhaustivity`` `.off` (integration-style tests), `send` and
+/// `receive` check only what their closures state, unasserted actions are
+/// skipped, and running effects at the end are not failures.
+@MainActor
+public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
+    /// How strict the store is.
+    public enum Exhaustivity: Sendable, Equatable {
+        /// Every state change and every received action must be asserted.
+        case on
+        /// Only what the test states is checked.
+        case off
+    }
+
+    /// The current state.
+    public private(set) var state: State
+    /// How strict the store is.
+    public var exhaustivity: Exhaustivity = .on {
+        didSet { endOfTest.withLock { $0.exhaustive = exhaustivity == .on } }
+    }
+
+    private let reducer: any Reducer<State, Action>
+    private let runner: EffectRunner<Action>
+    private var received: [Action] = [] {
+        didSet { endOfTest.withLock { $0.unasserted = received.map { String(customDumping: $0) } } }
+    }
+    /// What `deinit` (which cannot touch main-actor state) needs to judge the test's end.
+    private let endOfTest = LockedValue<(exhaustive: Bool, unasserted: [String])>((true, []))
+    private var arrival: CheckedContinuation<Void, Never>?
+    private let location: SourceLocation
+
+    public init<R: Reducer>(
+        initialState: State,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        reducer: () -> R
+    ) where R.State == State, R.Action == Action {
+        self.state = initialState
+        self.reducer = reducer()
+        self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        var logger = Logger(label: "baseline.test-store")
+        logger.logLevel = .critical
+        let target = WeakBox<TestStore>()
+        self.runner = EffectRunner(logger: logger) { action in
+            target.value?.enqueue(action)
+            return .none
+        }
+        target.value = self
+    }
+
+    deinit {
+        let leftovers = runner.cancelAll()
+        let (exhaustive, received) = endOfTest.current
+        let location = self.location
+        guard exhaustive else { return }
+        if !leftovers.isEmpty {
+            reportIssue(
+                "The test ended with \(leftovers.count) effect(s) still running: \(leftovers.joined(separator: "; ")). Await `store.finish()`, or cancel them.",
+                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column
+            )
+        }
+        if !received.isEmpty {
+            reportIssue(
+                "The test ended with received actions not asserted: \(received.joined(separator: ", "))",
+                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column
+            )
+        }
+    }
+
+    /// How many effects are running.
+    public var runningEffectCount: Int { runner.runningCount }
+
+    /// Sends `action` and checks the state change against `updateExpected`,
+    /// which turns the previous state into the expected one.
+    ///
+    /// - Returns: The task standing for the effects the action started.
+    @discardableResult
+    public func send(
+        _ action: Action,
+        assert updateExpected: ((inout State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async -> StoreTask {
+        let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        if exhaustivity == .on, !received.isEmpty {
+            fail("Must handle \(received.count) received action(s) before sending \(String(customDumping: action)): \(received.map { String(customDumping: $0) }.joined(separator: ", "))", at: here)
+        }
+        return apply(action, assert: updateExpected, verb: "send", at: here)
+    }
+
+    /// Waits for an effect to send `expected`, runs the reducer with it, and
+    /// checks the state change.
+    ///
+    /// Fails when the next received action is another (exhaustive), or when
+    /// no effect is left that could send it.
+    public func receive(
+        _ expected: Action,
+        assert updateExpected: ((inout State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        while true {
+            if let index = received.firstIndex(of: expected), exhaustivity == .off || index == 0 {
+                received.remove(at: index)
+                if exhaustivity == .off { received.removeFirst(index) }
+                _ = apply(expected, assert: updateExpected, verb: "receive", at: here)
+                return
+            }
+            if let next = received.first, exhaustivity == .on {
+                fail("Expected to receive \(String(customDumping: expected)), but received \(String(customDumping: next)):\n\(diff(expected, next) ?? "")", at: here)
+                received.removeFirst()
+                return
+            }
+            if runner.runningCount == 0 {
+                fail("Expected to receive \(String(customDumping: expected)), but no effect is running that could send it.", at: here)
+                return
+            }
+            await waitForArrivalOrEffectEnd()
+        }
+    }
+
+    /// Waits until every running effect has finished.
+    public func finish(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        while runner.runningCount > 0 {
+            await waitForArrivalOrEffectEnd()
+        }
+        if exhaustivity == .on, !received.isEmpty {
+            fail(
+                "Received actions not asserted: \(received.map { String(customDumping: $0) }.joined(separator: ", "))",
+                at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+            )
+            received.removeAll()
+        }
+    }
+
+    /// Drops received actions without asserting them.
+    public func skipReceivedActions() {
+        for action in received { state = reduce(state, action) }
+        received.removeAll()
+    }
+
+    // MARK: Internals
+
+    private func apply(
+        _ action: Action,
+        assert updateExpected: ((inout State) throws -> Void)?,
+        verb: String,
+        at location: SourceLocation
+    ) -> StoreTask {
+        let previous = state
+        let effect = reducer.reduce(into: &state, action: action)
+        var expected = exhaustivity == .on ? previous : state
+        do {
+            try updateExpected?(&expected)
+        } catch {
+            fail("The assertion closure threw \(error)", at: location)
+        }
+        if expected != state {
+            let difference = diff(expected, state, format: .proportional).map { "\n\($0)" } ?? ""
+            fail("State after \(verb) \(String(customDumping: action)) differs from the expected state: (− expected, + actual)\(difference)", at: location)
+        }
+        return runner.start(effect, for: action)
+    }
+
+    private func reduce(_ state: State, _ action: Action) -> State {
+        var state = state
+        _ = reducer.reduce(into: &state, action: action)
+        return state
+    }
+
+    private func enqueue(_ action: Action) {
+        received.append(action)
+        wake()
+    }
+
+    private func wake() {
+        arrival?.resume()
+        arrival = nil
+    }
+
+    /// Suspends until an action arrives or an effect ends.
+    private func waitForArrivalOrEffectEnd() async {
+        let running = runner.runningTasks
+        await withCheckedContinuation { continuation in
+            arrival = continuation
+            // Whichever comes first wakes us: an arrival (enqueue) or an effect ending.
+            for task in running {
+                Task { [weak self] in
+                    await task.value
+                    self?.wake()
+                }
+            }
+            if running.isEmpty { wake() }
+        }
+    }
+
+    private func fail(_ message: String, at location: SourceLocation) {
+        reportIssue(message, fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+    }
+
+    private struct SourceLocation: Sendable {
+        var fileID: StaticString
+        var filePath: StaticString
+        var line: UInt
+        var column: UInt
+    }
+}
+
+/// Holds the test store weakly for its effects' `send`, set once `self` exists.
+@MainActor
+private final class WeakBox<Object: AnyObject> {
+    weak var value: Object?
+}
