@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store]
 
 import PackageDescription
 
@@ -21,6 +21,7 @@ let package = Package(
             dependencies: [
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "SpacePhotosCore", package: "SpacePhotos"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -14,6 +14,7 @@ struct Measurement {
     /// Times `body` `iterations` times after `warmup` untimed runs; `setUp`
     /// runs before each, outside the timing.
     static func run<Context>(
+        isolation: isolated (any Actor)? = #isolation,
         _ name: String,
         iterations: Int,
         warmup: Int = 2,
@@ -42,6 +43,5 @@ func format(_ duration: Duration) -> String {
 }
 
 func ratio(_ a: Duration, _ b: Duration) -> Double {
-    let seconds: (Duration) -> Double = { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-    return seconds(a) / seconds(b)
+    seconds(a) / seconds(b)
 }

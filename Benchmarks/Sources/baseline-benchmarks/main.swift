@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -11,4 +11,13 @@ print("warning: a debug build; run with -c release for meaningful figures")
 
 if wants("persistence") {
     try await PersistenceBenchmarks.run()
+}
+
+if wants("store") {
+    try await StoreBenchmarks.run()
+}
+
+if selected.contains("store-profile") {
+    // A tight loop for a profiler: no measurement harness around it.
+    await StoreBenchmarks.profileSends()
 }

@@ -22,9 +22,9 @@ import Observation
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable> {
-    private let readState: @MainActor () -> State
+    @usableFromInline let readState: @MainActor () -> State
     private let dispatch: @MainActor (Action) -> StoreTask
-    private let addObserver: @MainActor (@escaping @MainActor (State) -> Void) -> () -> Void
+    @usableFromInline let addObserver: @MainActor (@escaping @MainActor (State) -> Void) -> @MainActor @Sendable () -> Void
     /// Keeps the root alive for as long as any store scoped from it.
     private let root: AnyObject
 
@@ -47,7 +47,7 @@ public final class Store<State, Action: Sendable> {
         root: AnyObject,
         readState: @escaping @MainActor () -> State,
         dispatch: @escaping @MainActor (Action) -> StoreTask,
-        addObserver: @escaping @MainActor (@escaping @MainActor (State) -> Void) -> () -> Void
+        addObserver: @escaping @MainActor (@escaping @MainActor (State) -> Void) -> @MainActor @Sendable () -> Void
     ) {
         self.root = root
         self.readState = readState
@@ -96,13 +96,15 @@ public final class Store<State, Action: Sendable> {
     /// ```swift
     /// for await count in store.values(of: \.count) { print(count) }
     /// ```
+    @inlinable  // specialised where it is called: a generic yield per action is slow
     public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value>) -> AsyncStream<Value> {
         changes { $0[keyPath: keyPath] }
     }
 
-    private func changes<Value: Equatable & Sendable>(_ read: @escaping (State) -> Value) -> AsyncStream<Value> {
+    @inlinable
+    func changes<Value: Equatable & Sendable>(_ read: @escaping (State) -> Value) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-        var last = read(state)
+        var last = read(readState())
         continuation.yield(last)
         let remove = addObserver { state in
             let value = read(state)
@@ -110,9 +112,9 @@ public final class Store<State, Action: Sendable> {
             last = value
             continuation.yield(value)
         }
-        let removal = MainActorBox(remove)
+        let removal = ObserverRemoval(remove)
         continuation.onTermination = { _ in
-            Task { @MainActor in removal.value() }
+            Task { @MainActor in removal.remove() }
         }
         return stream
     }
@@ -191,6 +193,18 @@ extension Array where Element: Identifiable {
     }
 }
 
+/// Removes a state observer when its stream ends (from any thread).
+@MainActor
+@usableFromInline
+final class ObserverRemoval: Sendable {
+    @usableFromInline let remove: @MainActor @Sendable () -> Void
+
+    @usableFromInline
+    init(_ remove: @escaping @MainActor @Sendable () -> Void) {
+        self.remove = remove
+    }
+}
+
 /// A mutable box for main-actor state captured by closures.
 @MainActor
 final class MainActorBox<Value> {
@@ -199,18 +213,23 @@ final class MainActorBox<Value> {
 }
 
 /// The store that owns the state: runs the reducer and the effects.
+///
+/// Observable by hand rather than with `@Observable`: in a generic class the
+/// macro's key path (`\.state`) is instantiated at run time on every access,
+/// which costs microseconds. Here it is made once per store.
 @MainActor
-@Observable
-final class StoreRoot<State, Action: Sendable> {
-    var state: State
-    @ObservationIgnored private let reducer: any Reducer<State, Action>
-    @ObservationIgnored private let runner: EffectRunner<Action>
-    @ObservationIgnored private var observers: [UInt64: @MainActor (State) -> Void] = [:]
-    @ObservationIgnored private var nextObserverID: UInt64 = 0
-    @ObservationIgnored private let logger: Logger
+final class StoreRoot<State, Action: Sendable>: Observable {
+    private var storage: State
+    private let registrar = ObservationRegistrar()
+    private var stateKeyPath: KeyPath<StoreRoot, State>?
+    private let reducer: any Reducer<State, Action>
+    private let runner: EffectRunner<Action>
+    private var observers: [UInt64: @MainActor (State) -> Void] = [:]
+    private var nextObserverID: UInt64 = 0
+    private let logger: Logger
 
     init(initialState: State, reducer: some Reducer<State, Action>, logger: Logger) {
-        self.state = initialState
+        self.storage = initialState
         self.reducer = reducer
         self.logger = logger
         // Effects send through a box filled once `self` exists; it holds the
@@ -219,6 +238,7 @@ final class StoreRoot<State, Action: Sendable> {
         self.runner = EffectRunner(logger: logger) { action in
             target.value?(action) ?? .none
         }
+        self.stateKeyPath = \StoreRoot.state
         target.value = { [weak self] action in self?.send(action) ?? .none }
     }
 
@@ -234,16 +254,28 @@ final class StoreRoot<State, Action: Sendable> {
         #endif
     }
 
+    /// The state; reading it in an observation scope tracks it.
+    var state: State {
+        if let stateKeyPath { registrar.access(self, keyPath: stateKeyPath) }
+        return storage
+    }
+
     func send(_ action: Action) -> StoreTask {
-        let effect = reducer.reduce(into: &state, action: action)
+        let effect: Effect<Action>
+        if let stateKeyPath {
+            registrar.willSet(self, keyPath: stateKeyPath)
+            effect = reducer.reduce(into: &storage, action: action)
+            registrar.didSet(self, keyPath: stateKeyPath)
+        } else {
+            effect = reducer.reduce(into: &storage, action: action)
+        }
         if !observers.isEmpty {
-            let state = self.state
-            for observer in observers.values { observer(state) }
+            for observer in observers.values { observer(storage) }
         }
         return runner.start(effect, for: action)
     }
 
-    func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> () -> Void {
+    func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> @MainActor @Sendable () -> Void {
         nextObserverID += 1
         let id = nextObserverID
         observers[id] = observer

@@ -1,0 +1,118 @@
+import BaselineStore
+import Observation
+
+/// Issue 4's figures: `send` throughput against plain observable mutation,
+/// the cost of an effect, and sending through scoped stores.
+@MainActor
+enum StoreBenchmarks {
+    struct Counter: Reducer {
+        struct State: Equatable, Sendable { var count = 0 }
+        enum Action: Sendable { case increment, effect }
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            switch action {
+            case .increment:
+                state.count += 1
+                return .none
+            case .effect:
+                return .run { _ in }
+            }
+        }
+    }
+
+    /// One level of nesting: a parent whose only state and action are its child's.
+    struct Wrap<Child: Reducer>: Reducer where Child.State: Sendable {
+        struct State: Sendable { var inner: Child.State }
+        enum Action: Sendable { case inner(Child.Action) }
+        let child: Child
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            switch action {
+            case let .inner(action): child.reduce(into: &state.inner, action: action).map(Action.inner)
+            }
+        }
+    }
+
+    @Observable
+    final class PlainModel {
+        var count = 0
+    }
+
+    static func profileSends() async {
+        let store = Store(initialState: Counter.State()) { Counter() }
+        var observed = store.values(of: \.count).makeAsyncIterator()
+        _ = await observed.next()
+        for _ in 0..<2_000_000 { store.send(.increment) }
+        print(store.count)
+    }
+
+    static func run() async throws {
+        print("\nStore (@MainActor) — release build")
+        let actions = 1_000_000
+
+        // The baseline: the same mutation on an @Observable model, one observer.
+        let plain = PlainModel()
+        let direct = try await Measurement.run("mutate @Observable state directly ×1M", iterations: 7) {
+            withObservationTracking { _ = plain.count } onChange: {}
+        } body: { _ in
+            for _ in 0..<actions { plain.count += 1 }
+        }
+
+        let store = Store(initialState: Counter.State()) { Counter() }
+        var observed = store.values(of: \.count).makeAsyncIterator()
+        _ = await observed.next()
+        let sends = try await Measurement.run("store.send(.increment) ×1M, one values(of:) observer", iterations: 7) {
+            ()
+        } body: { _ in
+            for _ in 0..<actions { store.send(.increment) }
+        }
+        let rate = Double(actions) / seconds(sends.median)
+        print(direct.report())
+        print(sends.report())
+        print(String(format: "  send throughput: %.2f M actions/s (target ≥ 1); %.2f× direct mutation (target ≤ 3×)",
+                     rate / 1e6, ratio(sends.median, direct.median)))
+
+        let effects = 10_000
+        let effectStore = Store(initialState: Counter.State()) { Counter() }
+        let effectCost = try await Measurement.run("send(.effect) + finish() ×10k (a .run effect)", iterations: 7) {
+            ()
+        } body: { _ in
+            for _ in 0..<effects { await effectStore.send(.effect).finish() }
+        }
+        print(effectCost.report())
+        print(String(format: "  per effect: %.2f µs", seconds(effectCost.median) / Double(effects) * 1e6))
+
+        let depth1 = Store(initialState: Wrap.State(inner: Counter.State())) { Wrap(child: Counter()) }
+            .scope(state: \.inner, action: Wrap<Counter>.Action.inner)
+        typealias W1 = Wrap<Counter>
+        typealias W5 = Wrap<Wrap<Wrap<Wrap<W1>>>>
+        let root5 = Store(initialState: W5.State(inner: .init(inner: .init(inner: .init(inner: .init(inner: Counter.State())))))) {
+            W5(child: Wrap(child: Wrap(child: Wrap(child: W1(child: Counter())))))
+        }
+        let depth5 = root5
+            .scope(state: \.inner, action: W5.Action.inner)
+            .scope(state: \.inner, action: Wrap<Wrap<Wrap<W1>>>.Action.inner)
+            .scope(state: \.inner, action: Wrap<Wrap<W1>>.Action.inner)
+            .scope(state: \.inner, action: Wrap<W1>.Action.inner)
+            .scope(state: \.inner, action: W1.Action.inner)
+        let scoped = 100_000
+        let scope1 = try await Measurement.run("send through a store scoped 1 level ×100k", iterations: 7) {
+            ()
+        } body: { _ in
+            for _ in 0..<scoped { depth1.send(.increment) }
+        }
+        let scope5 = try await Measurement.run("send through a store scoped 5 levels ×100k", iterations: 7) {
+            ()
+        } body: { _ in
+            for _ in 0..<scoped { depth5.send(.increment) }
+        }
+        print(scope1.report())
+        print(scope5.report())
+        print(String(format: "  per send: %.0f ns at depth 1, %.0f ns at depth 5; reading state at depth 5: %d",
+                     seconds(scope1.median) / Double(scoped) * 1e9, seconds(scope5.median) / Double(scoped) * 1e9, depth5.count))
+    }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
