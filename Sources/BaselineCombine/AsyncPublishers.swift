@@ -213,8 +213,8 @@ where Base.Element: Sendable {
 }
 
 /// A lock around state that holds non-Sendable values (a Combine subscriber).
-final class UncheckedLockedState<Value>: @unchecked Sendable {
-    // safety: `value` is only reached inside `withLock`, under `lock`.
+final class UncheckedLockedState<Value>: @unchecked Sendable { // safety: every access holds `lock`
+    // `value` is only reached inside `withLock`, under `lock`.
     private let lock = NSLock()
     private var value: Value
 

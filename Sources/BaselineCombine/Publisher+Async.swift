@@ -75,9 +75,9 @@ extension Publisher where Output: Sendable {
 final class SubscriptionBox: Sendable {
     private let state = LockedValue<State>(.waiting)
 
-    // safety: an AnyCancellable is only touched under the lock, and
-    // `cancel()` is documented thread-safe in Combine and OpenCombine.
-    private enum State: @unchecked Sendable {
+    // An AnyCancellable is only touched under the lock, and `cancel()` is
+    // documented thread-safe in Combine and OpenCombine.
+    private enum State: @unchecked Sendable { // safety: used only under `state`'s lock
         case waiting
         case active(AnyCancellable)
         case cancelled

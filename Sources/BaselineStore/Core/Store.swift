@@ -91,32 +91,27 @@ public final class Store<State, Action: Sendable> {
     /// Works wherever Swift runs (unlike Observation's `Observations`, which
     /// needs the 2026 OS releases). A slow reader gets the latest value;
     /// values in between may be skipped. The sequence ends when the reading
-    /// task stops iterating.
+    /// task is cancelled; the observation ends when the sequence is released.
     ///
     /// ```swift
     /// for await count in store.values(of: \.count) { print(count) }
     /// ```
-    @inlinable  // specialised where it is called: a generic yield per action is slow
-    public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value>) -> AsyncStream<Value> {
+    @inlinable  // specialised where it is called: generic code per action is slow
+    public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value>) -> StoreValues<Value> {
         changes { $0[keyPath: keyPath] }
     }
 
     @inlinable
-    func changes<Value: Equatable & Sendable>(_ read: @escaping (State) -> Value) -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+    func changes<Value: Equatable & Sendable>(_ read: @escaping (State) -> Value) -> StoreValues<Value> {
         var last = read(readState())
-        continuation.yield(last)
-        let remove = addObserver { state in
+        let channel = LatestValueChannel(initial: last)
+        channel.removeObserver = addObserver { [weak channel] state in
             let value = read(state)
             guard value != last else { return }
             last = value
-            continuation.yield(value)
+            channel?.send(value)
         }
-        let removal = ObserverRemoval(remove)
-        continuation.onTermination = { _ in
-            Task { @MainActor in removal.remove() }
-        }
-        return stream
+        return StoreValues(channel: channel)
     }
 
     // MARK: Scoping
@@ -193,18 +188,6 @@ extension Array where Element: Identifiable {
     }
 }
 
-/// Removes a state observer when its stream ends (from any thread).
-@MainActor
-@usableFromInline
-final class ObserverRemoval: Sendable {
-    @usableFromInline let remove: @MainActor @Sendable () -> Void
-
-    @usableFromInline
-    init(_ remove: @escaping @MainActor @Sendable () -> Void) {
-        self.remove = remove
-    }
-}
-
 /// A mutable box for main-actor state captured by closures.
 @MainActor
 final class MainActorBox<Value> {
@@ -224,7 +207,8 @@ final class StoreRoot<State, Action: Sendable>: Observable {
     private var stateKeyPath: KeyPath<StoreRoot, State>?
     private let reducer: any Reducer<State, Action>
     private let runner: EffectRunner<Action>
-    private var observers: [UInt64: @MainActor (State) -> Void] = [:]
+    /// An array, not a dictionary: walked on every send, rarely changed.
+    private var observers: [(id: UInt64, notify: @MainActor (State) -> Void)] = []
     private var nextObserverID: UInt64 = 0
     private let logger: Logger
 
@@ -270,7 +254,7 @@ final class StoreRoot<State, Action: Sendable>: Observable {
             effect = reducer.reduce(into: &storage, action: action)
         }
         if !observers.isEmpty {
-            for observer in observers.values { observer(storage) }
+            for observer in observers { observer.notify(storage) }
         }
         return runner.start(effect, for: action)
     }
@@ -278,7 +262,7 @@ final class StoreRoot<State, Action: Sendable>: Observable {
     func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> @MainActor @Sendable () -> Void {
         nextObserverID += 1
         let id = nextObserverID
-        observers[id] = observer
-        return { [weak self] in self?.observers[id] = nil }
+        observers.append((id, observer))
+        return { [weak self] in self?.observers.removeAll { $0.id == id } }
     }
 }

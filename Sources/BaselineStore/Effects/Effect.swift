@@ -117,9 +117,9 @@ public struct Effect<Action: Sendable>: Sendable {
 }
 
 /// A cancellation id, type-erased.
-struct EffectID: Hashable, @unchecked Sendable {
-    // safety: built only from `some Hashable & Sendable` values (see `init`),
-    // so the wrapped value is Sendable; AnyHashable just cannot say so.
+struct EffectID: Hashable, @unchecked Sendable { // safety: wraps only Sendable values
+    // Built only from `some Hashable & Sendable` values (see `init`), so the
+    // wrapped value is Sendable; AnyHashable just cannot say so.
     let base: AnyHashable
 
     init(_ id: some Hashable & Sendable) {

@@ -143,8 +143,8 @@ struct SignallingClock<Base: Clock>: Clock where Base.Duration == Duration {
     var now: Base.Instant { base.now }
     var minimumResolution: Duration { base.minimumResolution }
 
-    func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws {
+    func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws { // sleep-ok: the Clock requirement, on a test clock
         signal.fire()
-        try await base.sleep(until: deadline, tolerance: tolerance)
+        try await base.sleep(until: deadline, tolerance: tolerance) // sleep-ok: TestClock, advanced by the test
     }
 }
