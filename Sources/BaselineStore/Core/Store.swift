@@ -256,6 +256,7 @@ final class StoreRoot<State, Action: Sendable>: Observable {
         if !observers.isEmpty {
             for observer in observers { observer.notify(storage) }
         }
+        if case .none = effect.operation { return .none }   // the common case, kept cheap
         return runner.start(effect, for: action)
     }
 
