@@ -95,4 +95,13 @@ struct DatabaseObservationTests {
         var results = database.observe { db in try Note.fetchCount(db) }.makeAsyncIterator()
         #expect(try await results.next() == nil)
     }
+
+    @Test func anObservationThatFailsAtOnceLeavesNothingBehind() async throws {
+        await #expect {
+            for try await _ in database.observe({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM missing_table") }) {}
+        } throws: { error in
+            if case .operationFailed = error as? SQLiteDatabaseError { true } else { false }
+        }
+        #expect(database.activeObservationCount == 0)
+    }
 }

@@ -16,6 +16,7 @@ private struct Loader: Reducer {
         case loaded(String)
         case cancel
         case loadTwice
+        case bumpThenLoad
     }
 
     let fetch: ControllableCall<Int, String>
@@ -40,6 +41,8 @@ private struct Loader: Reducer {
             return .cancel(id: "load")
         case .loadTwice:
             return .merge(.send(.loaded("a")), .send(.loaded("b")))
+        case .bumpThenLoad:
+            return .merge(.send(.increment), .send(.loaded("x")))
         }
     }
 }
@@ -118,5 +121,13 @@ struct TestStoreTests {
         await withKnownIssue {
             await store.send(.increment) { $0.count = 99 }
         }
+    }
+
+    @Test func nonExhaustiveReceiveStillRunsTheActionsItSkips() async throws {
+        let store = makeStore()
+        store.exhaustivity = .off
+        await store.send(.bumpThenLoad)
+        await store.receive(.loaded("x")) { $0.result = "x" }
+        #expect(store.state.count == 1)   // the skipped .increment ran, as in a real store
     }
 }

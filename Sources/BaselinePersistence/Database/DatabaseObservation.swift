@@ -49,10 +49,13 @@ extension SQLiteDatabase {
             of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1)
         )
         let registry = observations
-        guard !registry.isClosed else {
+        // Register, and install the termination handler, before the observation
+        // starts: an error on its very first fetch must find both in place.
+        guard let id = registry.reserve(finish: { continuation.finish() }) else {
             continuation.finish()
             return stream
         }
+        continuation.onTermination = { _ in registry.remove(id) }
         let path = self.path
         let cancellable = observation.start(
             in: writer,
@@ -67,12 +70,10 @@ extension SQLiteDatabase {
             },
             onChange: { value in continuation.yield(value) }
         )
-        guard let id = registry.add(continuation: continuation, cancellable: cancellable) else {
+        if !registry.attach(cancellable, to: id) {
+            // Ended (or closed) while starting: stop it now.
             cancellable.cancel()
-            continuation.finish()
-            return stream
         }
-        continuation.onTermination = { _ in registry.remove(id) }
         return stream
     }
 
@@ -84,7 +85,7 @@ extension SQLiteDatabase {
 final class ObservationRegistry: Sendable {
     private struct Entry: Sendable {
         var finish: @Sendable () -> Void
-        var cancel: @Sendable () -> Void
+        var cancel: (@Sendable () -> Void)?
     }
 
     private struct State {
@@ -101,22 +102,29 @@ final class ObservationRegistry: Sendable {
     var isClosed: Bool { state.withLock { $0.isClosed } }
     var count: Int { state.withLock { $0.entries.count } }
 
-    /// Registers an observation; `nil` when the database is already closed.
-    func add<Value>(
-        continuation: AsyncThrowingStream<Value, any Error>.Continuation,
-        cancellable: AnyDatabaseCancellable
-    ) -> UInt64? {
+    /// Registers an observation about to start; `nil` when the database is closed.
+    func reserve(finish: @escaping @Sendable () -> Void) -> UInt64? {
         state.withLock { state in
             guard !state.isClosed else { return nil }
             state.nextID += 1
-            state.entries[state.nextID] = Entry(finish: { continuation.finish() }, cancel: { cancellable.cancel() })
+            state.entries[state.nextID] = Entry(finish: finish, cancel: nil)
             return state.nextID
+        }
+    }
+
+    /// Gives a reserved observation its cancellable; `false` when the entry
+    /// has gone meanwhile (the stream ended, or the database closed).
+    func attach(_ cancellable: AnyDatabaseCancellable, to id: UInt64) -> Bool {
+        state.withLock { state in
+            guard state.entries[id] != nil else { return false }
+            state.entries[id]?.cancel = { cancellable.cancel() }
+            return true
         }
     }
 
     func remove(_ id: UInt64) {
         let entry = state.withLock { $0.entries.removeValue(forKey: id) }
-        entry?.cancel()
+        entry?.cancel?()
     }
 
     /// Closes the registry and ends every observation; `false` if it was closed already.
@@ -130,7 +138,7 @@ final class ObservationRegistry: Sendable {
         }
         guard let entries else { return false }
         for entry in entries {
-            entry.cancel()
+            entry.cancel?()
             entry.finish()
         }
         return true

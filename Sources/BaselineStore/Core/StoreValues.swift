@@ -1,12 +1,14 @@
-/// A piece of a store's state as an async sequence: its value now, then each
-/// change. A slow reader gets the newest value; values in between are skipped.
+/// A piece of a store's state as an async sequence: its value when iteration
+/// starts, then each change. A slow reader gets the newest value; values in
+/// between are skipped.
 ///
 /// Made for the store rather than built on `AsyncStream`: a change costs a
 /// comparison and a store, no buffer and no lock, so an observed store keeps
-/// its `send` throughput.
+/// its `send` throughput. Each iterator reads on its own: iterating the same
+/// sequence from two tasks gives both every newest value.
 ///
-/// The sequence ends when the reading task is cancelled. The observation
-/// ends when the sequence and its iterator are released.
+/// An iteration ends when its task is cancelled. The observation ends when
+/// the sequence and its iterators are released.
 public struct StoreValues<Value: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
 
@@ -18,31 +20,107 @@ public struct StoreValues<Value: Sendable>: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(channel: channel)
+        Iterator(reader: Reader(channel: channel))
     }
 
     public struct Iterator: AsyncIteratorProtocol {
-        let channel: LatestValueChannel<Value>
+        let reader: Reader
 
         public mutating func next() async -> Value? {
-            await channel.next()
+            await reader.next()
+        }
+    }
+
+    /// One iterator's place in the channel, let go with the iterator.
+    final class Reader: Sendable {
+        let channel: LatestValueChannel<Value>
+        private let cursor = CursorSlot<Value>()
+
+        init(channel: LatestValueChannel<Value>) {
+            self.channel = channel
+        }
+
+        deinit {
+            let channel = self.channel
+            let cursor = self.cursor
+            Task { @MainActor in channel.remove(cursor.cursor) }
+        }
+
+        @MainActor
+        func next() async -> Value? {
+            let cursor = self.cursor.cursor ?? {
+                let made = channel.addCursor()
+                self.cursor.cursor = made
+                return made
+            }()
+            return await cursor.next()
         }
     }
 }
 
-/// Holds the newest value not yet read, and the reader waiting for one.
+/// Where a reader keeps its cursor once made.
+@MainActor
+final class CursorSlot<Value: Sendable>: Sendable {
+    var cursor: LatestValueChannel<Value>.Cursor?
+    nonisolated init() {}
+}
+
+/// Fans a store's changes out to its readers, keeping each one's newest
+/// unread value.
 @MainActor
 @usableFromInline
 final class LatestValueChannel<Value: Sendable>: Sendable {
-    @usableFromInline var pending: Value?
-    @usableFromInline var waiter: CheckedContinuation<Value?, Never>?
-    private var isFinished = false
+    /// One reader: its newest unread value and its waiting continuation.
+    @MainActor
+    @usableFromInline
+    final class Cursor: Sendable {
+        @usableFromInline var pending: Value?
+        @usableFromInline var waiter: CheckedContinuation<Value?, Never>?
+        var isFinished = false
+
+        init(pending: Value) {
+            self.pending = pending
+        }
+
+        @inlinable
+        func offer(_ value: Value) {
+            if let waiter {
+                self.waiter = nil
+                waiter.resume(returning: value)
+            } else {
+                pending = value
+            }
+        }
+
+        func next() async -> Value? {
+            if let value = pending {
+                pending = nil
+                return value
+            }
+            if isFinished { return nil }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { waiter = $0 }
+            } onCancel: {
+                // Runs after `next` installed its waiter: both are main-actor work.
+                Task { @MainActor in self.finish() }
+            }
+        }
+
+        func finish() {
+            isFinished = true
+            waiter?.resume(returning: nil)
+            waiter = nil
+        }
+    }
+
+    @usableFromInline var latest: Value
+    @usableFromInline var cursors: [Cursor] = []
     /// Unregisters the store observer feeding this channel.
     @usableFromInline var removeObserver: (@MainActor @Sendable () -> Void)?
 
     @usableFromInline
     init(initial: Value) {
-        pending = initial
+        latest = initial
     }
 
     deinit {
@@ -51,36 +129,22 @@ final class LatestValueChannel<Value: Sendable>: Sendable {
         }
     }
 
-    /// A new value: to the waiting reader, or kept as the newest.
+    /// A new value, for every reader.
     @inlinable  // runs on every send of an observed store: let it specialise
     func send(_ value: Value) {
-        if let waiter {
-            self.waiter = nil
-            waiter.resume(returning: value)
-        } else {
-            pending = value
-        }
+        latest = value
+        for cursor in cursors { cursor.offer(value) }
     }
 
-    func next() async -> Value? {
-        if let value = pending {
-            pending = nil
-            return value
-        }
-        if isFinished { return nil }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { waiter = $0 }
-        } onCancel: {
-            // Runs after `next` installed its waiter: both are main-actor work.
-            Task { @MainActor in self.finish() }
-        }
+    func addCursor() -> Cursor {
+        let cursor = Cursor(pending: latest)
+        cursors.append(cursor)
+        return cursor
     }
 
-    private func finish() {
-        isFinished = true
-        removeObserver?()
-        removeObserver = nil
-        waiter?.resume(returning: nil)
-        waiter = nil
+    func remove(_ cursor: Cursor?) {
+        guard let cursor else { return }
+        cursor.finish()
+        cursors.removeAll { $0 === cursor }
     }
 }

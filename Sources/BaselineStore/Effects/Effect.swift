@@ -90,6 +90,14 @@ public struct Effect<Action: Sendable>: Sendable {
         Effect(operation: .cancel(EffectID(id)))
     }
 
+    private static func mapHandler<Other: Sendable>(
+        _ onError: (@Sendable (any Error, Send<Action>) async -> Void)?,
+        _ transform: @escaping @Sendable (Action) -> Other
+    ) -> (@Sendable (any Error, Send<Other>) async -> Void)? {
+        guard let onError else { return nil }
+        return { error, send in await onError(error, send.map(transform)) }
+    }
+
     /// The same work, its actions turned into another action type (a child
     /// feature's effect, embedded in its parent's).
     public func map<Other: Sendable>(_ transform: @escaping @Sendable (Action) -> Other) -> Effect<Other> {
@@ -99,11 +107,13 @@ public struct Effect<Action: Sendable>: Sendable {
         case let .send(action):
             .send(transform(action))
         case let .run(priority, name, operation, onError):
-            .run(priority: priority, name: name) { send in
-                try await operation(send.map(transform))
-            } catch: { error, send in
-                if let onError { await onError(error, send.map(transform)) }
-            }
+            // Keep "no handler" as no handler, so the runner still logs the error.
+            Effect<Other>.run(
+                priority: priority,
+                name: name,
+                operation: { (send: Send<Other>) in try await operation(send.map(transform)) },
+                catch: Self.mapHandler(onError, transform)
+            )
         case let .merge(effects):
             .merge(effects.map { $0.map(transform) })
         case let .concatenate(effects):

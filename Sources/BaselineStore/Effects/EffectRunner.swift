@@ -63,13 +63,22 @@ public final class EffectRunner<Action: Sendable> {
 
         case let .concatenate(effects):
             guard !effects.isEmpty else { return nil }
-            return Task { [weak self] in
+            // Registered like a `.run`, so that the store's release, the test
+            // store's accounting and `runningCount` see the whole sequence,
+            // not only the step under way. `self` is never held across an
+            // `await`: a released store must be able to go away mid-sequence.
+            nextID += 1
+            let id = nextID
+            let task = Task { [weak self] in
                 for effect in effects {
-                    guard !Task.isCancelled, let self else { return }
-                    let step = self.run(effect, origin: origin)
+                    if Task.isCancelled { break }
+                    let step = self?.run(effect, origin: origin)
                     await withTaskCancellationHandler { await step?.value } onCancel: { step?.cancel() }
                 }
+                self?.finished(id)
             }
+            running.withLock { $0[id] = Running(task: task, description: "concatenated effects of \(origin)") }
+            return task
 
         case let .cancellable(id, cancelInFlight, effect):
             if cancelInFlight { cancel(id: id) }
@@ -78,7 +87,7 @@ public final class EffectRunner<Action: Sendable> {
             let key = nextID
             let wrapper = Task { [weak self] in
                 await withTaskCancellationHandler { await inner.value } onCancel: { inner.cancel() }
-                self?.cancellables[id]?[key] = nil
+                self?.forget(key, under: id)
             }
             cancellables[id, default: [:]][key] = wrapper
             return wrapper
@@ -87,6 +96,11 @@ public final class EffectRunner<Action: Sendable> {
             cancel(id: id)
             return nil
         }
+    }
+
+    private func forget(_ key: UInt64, under id: EffectID) {
+        cancellables[id]?[key] = nil
+        if cancellables[id]?.isEmpty == true { cancellables[id] = nil }
     }
 
     /// Cancels every running effect marked with `id`.
