@@ -150,4 +150,42 @@ struct HTTPClientTests {
             return underlying as? StubTransportError == .noRoute(method: .get, path: "/v1/nowhere")
         }
     }
+
+    // MARK: Found in review
+
+    /// A caller that is generic over the response type still gets raw text.
+    private func load<T: Decodable & Sendable>(_ request: Request<T>, with client: HTTPClient) async throws -> T {
+        try await client.send(request).value
+    }
+
+    @Test func genericCallersGetRawTextAndData() async throws {
+        transport.on(.get, "/v1/fact", respond: .text("7 is prime"))
+        #expect(try await load(Request<String>.get("/fact"), with: client) == "7 is prime")
+        #expect(try await load(Request<Data>.get("/fact"), with: client) == Data("7 is prime".utf8))
+    }
+
+    @Test func onlyAPathWithSchemeAndHostIsAbsolute() async throws {
+        transport.on(.get, "/v1/a://b", respond: .text("relative"))
+        #expect(try await client.send(Request<String>.get("/a://b")).value == "relative")
+        #expect(transport.requests.last?.head.authority == "api.test")
+    }
+
+    @Test func aQueryInThePathIsRefused() async throws {
+        await #expect {
+            try await client.send(Request<Void>.get("/facts/7?delay=500"))
+        } throws: { error in
+            if case .invalidRequest = error as? HTTPClientError { true } else { false }
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func theBodysContentTypeBeatsAClientDefault() async throws {
+        transport.on(.post, "/v1/upload", respond: .status(.created))
+        let client = HTTPClient(
+            configuration: .init(baseURL: URL(string: "https://api.test/v1")!, headerFields: [.contentType: "application/json"]),
+            transport: transport
+        )
+        try await client.send(Request<Void>.post("/upload", body: .data(Data([0x89, 0x50]), contentType: "image/png")))
+        #expect(transport.requests.first?.headerFields[values: .contentType] == ["image/png"])
+    }
 }

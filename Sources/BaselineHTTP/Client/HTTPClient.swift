@@ -81,8 +81,16 @@ public struct HTTPClient: Sendable {
     // MARK: Sending
 
     /// Sends `request` and decodes its JSON body.
+    ///
+    /// `String` and `Data` responses are the raw body here too, so a generic
+    /// caller (`func load<T: Decodable>(_: Request<T>)`) gets the same result
+    /// as a direct one.
     public func send<Value: Decodable & Sendable>(_ request: Request<Value>) async throws -> Response<Value> {
         try await send(request) { body in
+            if Value.self == Data.self, let data = body as? Value { return data }
+            if Value.self == String.self {
+                if let text = try Self.text(from: body) as? Value { return text }
+            }
             do {
                 return try configuration.decoder.decode(Value.self, from: body)
             } catch {
@@ -98,15 +106,17 @@ public struct HTTPClient: Sendable {
 
     /// Sends `request` and returns its body as UTF-8 text.
     public func send(_ request: Request<String>) async throws -> Response<String> {
-        try await send(request) { body in
-            guard let text = String(data: body, encoding: .utf8) else {
-                throw HTTPClientError.decodingFailed(
-                    underlying: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Body is not UTF-8")),
-                    bodyExcerpt: HTTPClientError.excerpt(of: body)
-                )
-            }
-            return text
+        try await send(request, decode: Self.text(from:))
+    }
+
+    private static func text(from body: Data) throws -> String {
+        guard let text = String(data: body, encoding: .utf8) else {
+            throw HTTPClientError.decodingFailed(
+                underlying: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Body is not UTF-8")),
+                bodyExcerpt: HTTPClientError.excerpt(of: body)
+            )
         }
+        return text
     }
 
     /// Sends `request` and ignores its body.
@@ -152,6 +162,10 @@ public struct HTTPClient: Sendable {
     public func makeHTTPRequest<Value>(_ request: Request<Value>) throws -> (HTTPRequest, HTTPBody?) {
         let url = try resolveURL(for: request)
         var fields = configuration.headerFields
+        if request.body != nil {
+            // The body says what it is; a client-wide default must not relabel it.
+            fields[.contentType] = nil
+        }
         for field in request.headerFields {
             fields[fields: field.name] = []
         }
@@ -177,8 +191,13 @@ public struct HTTPClient: Sendable {
     }
 
     private func resolveURL<Value>(for request: Request<Value>) throws -> URL {
+        guard !request.path.contains("?") else {
+            // URLComponents would escape it into the path; queries go in `query`.
+            throw HTTPClientError.invalidRequest(reason: "The path \(request.path) contains '?': pass query items in `query`")
+        }
         let base: URL
-        if request.path.contains("://"), let absolute = URL(string: request.path) {
+        if !request.path.hasPrefix("/"), let absolute = URL(string: request.path),
+           absolute.scheme != nil, absolute.host != nil {
             base = absolute
         } else {
             // Append rather than resolve (RFC 3986 would drop the last segment

@@ -19,7 +19,12 @@ public struct Request<Response>: Sendable {
     /// The HTTP method.
     public var method: HTTPRequest.Method
     /// A path appended to the client's base URL (`"/members/me"`), or an
-    /// absolute URL (`"https://example.com/x"`), used as it is.
+    /// absolute URL with a scheme and a host (`"https://example.com/x"`), used
+    /// as it is. Not percent-encoded (the client encodes it); no `?` — query
+    /// items go in ``query``.
+    ///
+    /// Build absolute URLs from data you trust only: the client's middleware
+    /// (an authentication header, say) applies to whatever host they name.
     public var path: String
     /// Query items appended to the URL, in order.
     public var query: [URLQueryItem]

@@ -4,7 +4,11 @@ import Foundation
 ///
 /// A value type so that middleware can read, replace or replay a body (a retry
 /// sends the same body again). Read it with ``collect(upTo:)``, which enforces
-/// a size limit, so a body is never buffered without a bound.
+/// the caller's size limit.
+///
+/// Today a body is held in memory whole: ``URLSessionTransport`` receives it
+/// before the client's limit is checked. A streaming body, checked as it
+/// arrives, is the next step for this type.
 public struct HTTPBody: Sendable, Hashable {
     private let data: Data
 

@@ -86,6 +86,12 @@ public struct ExampleServer: Sendable {
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
+            if Task.isCancelled {
+                // The caller gave up while the server was starting: stop it.
+                await group.triggerGracefulShutdown()
+                _ = await running.result
+                throw CancellationError()
+            }
             // The server stopped before it was up: report why.
             try await running.value
             throw ServerStartError.notListening

@@ -21,6 +21,10 @@ struct FactsAndMembersIntegrationTests {
             await #expect {
                 try await client.send(Request<String>.get("/facts/seven"))
             } throws: { ($0 as? HTTPClientError)?.status == .badRequest }
+            // Numbers are bounded, so no request can keep the server busy.
+            await #expect {
+                try await client.send(Request<String>.get("/facts/9223372036854775783"))
+            } throws: { ($0 as? HTTPClientError)?.status == .badRequest }
         }
     }
 

@@ -60,6 +60,39 @@ struct LoginIntegrationTests {
         }
     }
 
+    @Test func parallelGuessesCannotSlipPastTheRateLimit() async throws {
+        try await withServer({ $0.rateLimit = .init(maxFailures: 3, window: .seconds(60), lockout: .seconds(60)) }) { server in
+            let api = AuthAPI(client: server.client)
+            let outcomes = await withTaskGroup(of: LoginError?.self) { group in
+                for attempt in 0..<20 {
+                    group.addTask {
+                        do {
+                            _ = try await api.logIn(for: User.ID(rawValue: "astro"), with: "guess-\(attempt)")
+                            return nil
+                        } catch {
+                            return error as? LoginError
+                        }
+                    }
+                }
+                return await group.reduce(into: [LoginError?]()) { $0.append($1) }
+            }
+            // Checked and counted in one step: only 3 guesses ever reach bcrypt.
+            #expect(outcomes.filter { $0 == .invalidCredentials }.count == 3)
+            #expect(outcomes.filter { if case .rateLimited = $0 { true } else { false } }.count == 17)
+        }
+    }
+
+    @Test func aCancelledStartReturnsAndLeavesNoServer() async throws {
+        let starting = Task { try await ExampleServer(configuration: .init(passwordHasher: PasswordHasher(cost: 4))).start() }
+        starting.cancel()
+        switch await starting.result {
+        case let .success(server):
+            await server.stop()   // it was up before the cancellation was seen
+        case let .failure(error):
+            #expect(error is CancellationError)
+        }
+    }
+
     @Test func theProfileNeedsAValidToken() async throws {
         let secret = Data(repeating: 7, count: 32)
         try await withServer({ $0.tokenSigner = TokenSigner(secret: secret, lifetime: .seconds(3600)) }) { server in

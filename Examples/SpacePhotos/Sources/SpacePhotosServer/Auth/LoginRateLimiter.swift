@@ -31,14 +31,23 @@ public actor LoginRateLimiter {
         self.policy = policy
     }
 
-    /// Whole seconds until `id` may try again, or `nil` when it may try now.
-    public func retryAfter(for id: String, now: Date) -> Int? {
-        guard let until = records[id]?.lockedUntil, until > now else { return nil }
-        return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+    /// Admits an attempt for `id`, or says how many whole seconds to wait.
+    ///
+    /// An admitted attempt counts as a failure from the start (``recordSuccess(for:)``
+    /// takes it back): checking and counting in one step, on the actor, means
+    /// that attempts sent in parallel cannot all slip in before the first
+    /// failure is counted — at most ``Policy/maxFailures`` are ever in flight.
+    public func admit(_ id: String, now: Date) -> Int? {
+        if let until = records[id]?.lockedUntil, until > now {
+            return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        }
+        recordFailure(for: id, now: now)
+        return nil
     }
 
     /// Notes a failed attempt for `id`.
-    public func recordFailure(for id: String, now: Date) {
+    func recordFailure(for id: String, now: Date) {
+        if records.count >= Self.sweepThreshold { sweep(now: now) }
         var record = records[id] ?? Record()
         let windowStart = now.addingTimeInterval(-policy.window.seconds)
         record.failures = record.failures.filter { $0 > windowStart } + [now]
@@ -52,6 +61,17 @@ public actor LoginRateLimiter {
     /// Forgets the failures of `id` after a successful login.
     public func recordSuccess(for id: String) {
         records[id] = nil
+    }
+
+    /// Past this many ids, records with nothing left to say are dropped, so
+    /// guessing random ids cannot grow the table without bound.
+    static let sweepThreshold = 10_000
+
+    private func sweep(now: Date) {
+        let windowStart = now.addingTimeInterval(-policy.window.seconds)
+        records = records.filter { _, record in
+            (record.lockedUntil.map { $0 > now } ?? false) || record.failures.contains { $0 > windowStart }
+        }
     }
 }
 

@@ -31,8 +31,11 @@ struct AuthRoutes: Sendable {
 
     func logIn(request: Request, context: ServerRequestContext) async throws -> LoginResponse {
         let body = try await request.decode(as: LoginRequest.self, context: context)
+        guard body.id.utf8.count <= 256 else {
+            throw APIError(.badRequest, code: "bad_request", message: "The id is too long.")
+        }
         let now = now()
-        if let seconds = await limiter.retryAfter(for: body.id, now: now) {
+        if let seconds = await limiter.admit(body.id, now: now) {
             throw APIError(
                 .tooManyRequests, code: "rate_limited",
                 message: "Too many failed logins for this id. Try again in \(seconds) s.",
@@ -42,7 +45,7 @@ struct AuthRoutes: Sendable {
         let account = accounts[body.id]
         let matches = try await hasher.verify(body.password, against: account?.passwordHash ?? decoyHash)
         guard let account, matches else {
-            await limiter.recordFailure(for: body.id, now: now)
+            // Counted as a failure when it was admitted.
             context.logger.notice("Failed login", metadata: ["user.id": "\(body.id)"])
             throw APIError.invalidCredentials()
         }
