@@ -5,10 +5,12 @@ import Foundation
 /// one result: async code offered to a Combine pipeline.
 ///
 /// ```swift
-/// func executeWithIDToken() -> AnyPublisher<Member, APIClientError> {
-///     TaskPublisher { try await client.send(request, token: try await store.load()) }
-///         .mapError(APIClientError.init)
-///         .eraseToAnyPublisher()
+/// func executeWithIDToken() -> AnyPublisher<User, APIClientError> {
+///     TaskPublisher { [request, client] in
+///         try await client.send(request.header(.authorization, "Bearer \(try await tokens.current())")).value
+///     }
+///     .mapError(APIClientError.init)
+///     .eraseToAnyPublisher()
 /// }
 /// ```
 ///

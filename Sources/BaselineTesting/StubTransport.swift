@@ -8,7 +8,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let transport = StubTransport()
-/// transport.on(.post, "/auth/login", respond: .json(["idToken": "t", "expiresIn": 3600]))
+/// transport.on(.post, "/auth/login", respond: .text(#"{"idToken":"t","expiresIn":3600}"#))
 /// let held = transport.hold(.get, "/members/me")     // answers when the test says
 ///
 /// let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport)

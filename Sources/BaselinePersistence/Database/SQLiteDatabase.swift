@@ -8,7 +8,10 @@ public import GRDB
 /// // The app's composition root creates it, once, and hands it to features.
 /// let database = try await SQLiteDatabase.open(at: url, migrator: TodoSchema.migrator)
 ///
-/// try await database.write { db in try Todo(text: "Buy milk").insert(db) }
+/// try await database.write { db in
+///     var todo = Todo(text: "Buy milk", date: .now)
+///     try todo.insert(db)
+/// }
 /// let todos = try await database.read { db in try Todo.order(Column("date")).fetchAll(db) }
 ///
 /// for try await todos in database.observe({ db in try Todo.fetchAll(db) }) {
