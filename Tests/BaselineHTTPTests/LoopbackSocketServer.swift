@@ -19,12 +19,23 @@ final class LoopbackSocketServer: Sendable {
     let port: Int
     /// Yields once a client has connected and sent its request head.
     let requestReceived: AsyncStream<Void>
+    /// Yields, when the connection is done, how many bytes of the answer were
+    /// written before the client went away (all of them if it read to the end).
+    let answerWritten: AsyncStream<Int>
     private let listener: Int32
     /// Closing twice would close whatever socket reused the number meanwhile
     /// (another test's, running in parallel): close exactly once.
     private let isClosed = LockedValue(false)
 
-    init(answer: String?) throws {
+    convenience init(answer: String?) throws {
+        try self.init(answerBytes: answer.map { Array($0.utf8) })
+    }
+
+    /// - Parameters:
+    ///   - answer: What to write back; `nil` stays silent.
+    ///   - holdOpen: After writing, keep the connection open until the client
+    ///     closes it (an answer that stalls mid-way).
+    init(answerBytes answer: [UInt8]?, holdOpen: Bool = false) throws {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -46,10 +57,20 @@ final class LoopbackSocketServer: Sendable {
 
         let (stream, sink) = AsyncStream.makeStream(of: Void.self)
         requestReceived = stream
+        let (written, writtenSink) = AsyncStream.makeStream(of: Int.self)
+        answerWritten = written
         listener = fd
         Thread.detachNewThread {
+            // This thread closes the listener, after `accept` returns (which
+            // `shutdownListener` forces): closing it anywhere else could let
+            // another test's socket reuse the number before this `accept` runs.
             let connection = accept(fd, nil, nil)
-            guard connection >= 0 else { sink.finish(); return }
+            close(fd)
+            guard connection >= 0 else {
+                sink.finish()
+                writtenSink.finish()
+                return
+            }
             var received = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
             // Read until the end of the head; the body, if any, may come in the same read.
@@ -60,15 +81,39 @@ final class LoopbackSocketServer: Sendable {
             }
             sink.yield()
             if let answer {
-                _ = answer.utf8CString.withUnsafeBytes { write(connection, $0.baseAddress, $0.count - 1) }
+                writtenSink.yield(Self.writeAll(answer, to: connection))
+                writtenSink.finish()
+                if holdOpen { while read(connection, &buffer, buffer.count) > 0 {} }
                 close(connection)
             } else {
                 // Stay silent until the client gives up and closes its end.
                 while read(connection, &buffer, buffer.count) > 0 {}
                 close(connection)
+                writtenSink.finish()
             }
             sink.finish()
         }
+    }
+
+    /// Writes until done or until the client goes away (no SIGPIPE then);
+    /// returns how many bytes were written.
+    private static func writeAll(_ bytes: [UInt8], to connection: Int32) -> Int {
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        var on: Int32 = 1
+        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        let flags: Int32 = 0
+        #endif
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, flags)
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }
+        return offset
     }
 
     private static func containsEndOfHead(_ bytes: [UInt8]) -> Bool {
@@ -79,20 +124,31 @@ final class LoopbackSocketServer: Sendable {
 
     /// A port on which nothing listens (bound, then released).
     static func closedPort() throws -> Int {
-        let server = try LoopbackSocketServer(answer: nil)
-        let port = server.port
-        server.shutdownListener()
-        return port
+        let fd = socket(AF_INET, streamSocket, 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Wakes the accepting thread, which then closes the listener.
     func shutdownListener() {
-        let alreadyClosed = isClosed.withLock { closed in
+        let alreadyShut = isClosed.withLock { closed in
             defer { closed = true }
             return closed
         }
-        guard !alreadyClosed else { return }
+        guard !alreadyShut else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit {

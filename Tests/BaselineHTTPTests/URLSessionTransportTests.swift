@@ -1,5 +1,8 @@
 import BaselineHTTP
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPTypes
 import Testing
 
@@ -34,5 +37,68 @@ struct URLSessionTransportTests {
         #expect(await received.next() != nil)   // the request is on the server: in flight
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
+    }
+
+    @Test func aDeclaredLengthOverTheLimitFailsAtTheHeadWithoutWaitingForTheBody() async throws {
+        // The server declares 2 MB, then stalls: only a transport that hands
+        // the body over as it arrives lets the client refuse it now. One that
+        // receives bodies whole would wait for ever (this test's time limit).
+        let server = try LoopbackSocketServer(
+            answerBytes: Array("HTTP/1.1 200 OK\r\nContent-Length: 2000000\r\n\r\n".utf8),
+            holdOpen: true
+        )
+        let client = HTTPClient(
+            configuration: .init(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, maximumResponseSize: 1_000_000),
+            transport: URLSessionTransport()
+        )
+        await #expect {
+            try await client.send(Request<Data>.get("/big"))
+        } throws: { error in
+            if case .responseTooLarge(limit: 1_000_000) = error as? HTTPClientError { true } else { false }
+        }
+    }
+
+    @Test func aStreamedBodyOverTheLimitIsRefused() async throws {
+        // Chunked: no declared length, so only counting the bytes can tell.
+        let chunk = [UInt8](repeating: 0x79, count: 65_536)
+        var answer = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".utf8)
+        for _ in 0..<32 {
+            answer += Array("10000\r\n".utf8) + chunk + Array("\r\n".utf8)
+        }
+        answer += Array("0\r\n\r\n".utf8)
+        let server = try LoopbackSocketServer(answerBytes: answer)
+        let client = HTTPClient(
+            configuration: .init(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, maximumResponseSize: 1_000_000),
+            transport: URLSessionTransport()
+        )
+        await #expect {
+            try await client.send(Request<Data>.get("/stream"))
+        } throws: { error in
+            if case .responseTooLarge(limit: 1_000_000) = error as? HTTPClientError { true } else { false }
+        }
+    }
+
+    @Test func theHeadArrivesBeforeTheBody() async throws {
+        // Head and the first bytes, then a stall: the transport returns at the head.
+        let server = try LoopbackSocketServer(
+            answerBytes: Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello".utf8),
+            holdOpen: true
+        )
+        let transport = URLSessionTransport()
+        var request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(server.port)", path: "/slow")
+        request.headerFields[.accept] = "*/*"
+        let (head, body) = try await transport.send(request, body: nil)
+        #expect(head.status == .ok)
+        #expect(body.knownLength == 10)
+    }
+
+    @Test func aSessionPassedInIsUsedAsItIs() async throws {
+        let server = try LoopbackSocketServer(
+            answer: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+        )
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport(session: session))
+        #expect(try await client.send(Request<String>.get("/")).value == "ok")
     }
 }
