@@ -21,6 +21,7 @@ public struct TaskPublisher<Output: Sendable>: Publisher, Sendable {
 
     let operation: @Sendable () async throws -> Output
 
+    /// A publisher whose subscribers each get one run of `operation`.
     public init(_ operation: @escaping @Sendable () async throws -> Output) {
         self.operation = operation
     }
@@ -46,6 +47,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
 
     let base: Base
 
+    /// A publisher over `base`.
     public init(_ base: Base) {
         self.base = base
     }

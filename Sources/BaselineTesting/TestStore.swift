@@ -59,6 +59,9 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     private var arrival: CheckedContinuation<Void, Never>?
     private let location: SourceLocation
 
+    /// A test store running `reducer` from `initialState`. Failures at the end
+    /// of the test (effects still running, actions not asserted) are reported
+    /// at this call site.
     public init<R: Reducer>(
         initialState: State,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,

@@ -18,7 +18,9 @@ import Darwin
 public enum AtomicFile {
     /// Which step failed, and the system's reason.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The step that failed: `open`, `write`, `fsync`, `rename`…
         public var operation: String
+        /// The system's explanation.
         public var reason: String
         public var description: String { "\(operation) failed: \(reason)" }
 

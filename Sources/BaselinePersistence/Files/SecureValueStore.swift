@@ -34,6 +34,7 @@ public actor SecureValueStore<Value: Codable & Sendable> {
     public nonisolated let fileURL: URL
     private let logger: Logger
 
+    /// A store for the value in `fileURL` (created, with its directory, on first save).
     public init(fileURL: URL, logger: Logger = Logger(label: "baseline.secure-value-store")) {
         self.fileURL = fileURL
         self.logger = logger

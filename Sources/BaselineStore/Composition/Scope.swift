@@ -45,6 +45,7 @@ public struct IfLet<State, Action: Sendable, Child: Reducer>: Reducer {
     let embed: @Sendable (Child.Action) -> Action
     let child: Child
 
+    /// Runs `child` on `state` while it is not `nil`; the parameters are as for ``Scope``.
     public init(
         state: WritableKeyPath<State, Child.State?>,
         action extract: @escaping (Action) -> Child.Action?,
@@ -73,6 +74,13 @@ where Child.State: Identifiable, Child.State.ID: Sendable {
     let embed: @Sendable (Child.State.ID, Child.Action) -> Action
     let child: Child
 
+    /// Runs `child` on the element of `elements` an action names by id.
+    ///
+    /// - Parameters:
+    ///   - elements: Where the children's states live in the parent's.
+    ///   - extract: The element id and child action a parent action carries, if any.
+    ///   - embed: How an element's child action becomes a parent action.
+    ///   - child: The child's reducer.
     public init(
         state elements: WritableKeyPath<State, [Child.State]>,
         action extract: @escaping (Action) -> (Child.State.ID, Child.Action)?,

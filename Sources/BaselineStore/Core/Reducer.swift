@@ -37,6 +37,7 @@ public protocol Reducer<State, Action> {
 public struct Reduce<State, Action: Sendable>: Reducer {
     let body: (inout State, Action) -> Effect<Action>
 
+    /// A reducer that runs `body`.
     public init(_ body: @escaping (inout State, Action) -> Effect<Action>) {
         self.body = body
     }
@@ -58,6 +59,7 @@ public struct Reduce<State, Action: Sendable>: Reducer {
 public struct CombineReducers<State, Action: Sendable>: Reducer {
     let reducers: [any Reducer<State, Action>]
 
+    /// A reducer that runs `reducers` in order.
     public init(_ reducers: any Reducer<State, Action>...) {
         self.reducers = reducers
     }

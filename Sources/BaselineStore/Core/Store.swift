@@ -58,6 +58,7 @@ public final class Store<State, Action: Sendable> {
     /// The current state. Reading it inside an observation scope tracks it.
     public var state: State { readState() }
 
+    /// A part of the state: `store.count` reads `store.state.count` (and tracks it).
     public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
         readState()[keyPath: keyPath]
     }

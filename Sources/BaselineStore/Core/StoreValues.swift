@@ -23,6 +23,7 @@ public struct StoreValues<Value: Sendable>: AsyncSequence, Sendable {
         Iterator(reader: Reader(channel: channel))
     }
 
+    /// Reads the sequence; each iterator gets every newest value on its own.
     public struct Iterator: AsyncIteratorProtocol {
         let reader: Reader
 
