@@ -122,24 +122,11 @@ final class LoopbackSocketServer: Sendable {
         return (0...(bytes.count - marker.count)).contains { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }
     }
 
-    /// A port on which nothing listens (bound, then released).
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A port on which nothing listens. Every test server binds port 0 and so
+    /// gets one from the ephemeral range (32768 and up on Linux); port 1 is
+    /// never handed out that way. (A port bound and released instead could be
+    /// handed to a server another test starts in parallel.)
+    static let closedPort = 1
 
     /// Wakes the accepting thread, which then closes the listener.
     func shutdownListener() {

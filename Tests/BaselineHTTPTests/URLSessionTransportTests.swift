@@ -20,7 +20,7 @@ struct URLSessionTransportTests {
     }
 
     @Test func aRefusedConnectionIsATransportError() async throws {
-        let port = try LoopbackSocketServer.closedPort()
+        let port = LoopbackSocketServer.closedPort
         let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: URLSessionTransport())
         await #expect {
             try await client.send(Request<Void>.get("/"))
