@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.4.0"),
     ],
@@ -79,8 +80,19 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BaselineCombineTests", dependencies: ["BaselineCombine", "BaselineTesting"]),
-        .testTarget(name: "BaselineConcurrencyTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
-        .testTarget(name: "BaselineHTTPTests", dependencies: ["BaselineConcurrency", "BaselineHTTP", "BaselineTesting"]),
+        .testTarget(
+            name: "BaselineConcurrencyTests",
+            dependencies: ["BaselineConcurrency", "BaselineTesting", .product(name: "Clocks", package: "swift-clocks")]
+        ),
+        .testTarget(
+            name: "BaselineHTTPTests",
+            dependencies: [
+                "BaselineConcurrency", "BaselineHTTP", "BaselineTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "BaselinePersistenceTests",
             dependencies: ["BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
