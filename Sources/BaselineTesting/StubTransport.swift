@@ -82,7 +82,11 @@ public final class StubTransport: HTTPTransport {
         guard let route else { throw StubTransportError.noRoute(method: request.method, path: path) }
         let response = try await route.respond(recordedRequest)
         try Task.checkCancellation()
-        return (HTTPResponse(status: response.status, headerFields: response.headerFields), HTTPBody(response.body))
+        let head = HTTPResponse(status: response.status, headerFields: response.headerFields)
+        if let chunks = response.chunks {
+            return (head, HTTPBody(chunks, length: response.streamLength))
+        }
+        return (head, HTTPBody(response.body))
     }
 }
 
@@ -129,12 +133,36 @@ public struct StubResponse: Sendable {
     public var headerFields: HTTPFields
     /// The body.
     public var body: Data
+    /// A body streamed chunk by chunk instead, when set.
+    public var chunks: AsyncThrowingStream<Data, any Error>?
+    /// The declared length of a streamed body.
+    public var streamLength: Int?
 
     /// Creates a response.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data()) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
+    }
+
+    /// A body the test feeds chunk by chunk (finish or fail the continuation
+    /// to end it); `length` is the declared `Content-Length`, if any.
+    ///
+    /// ```swift
+    /// let (chunks, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+    /// transport.on(.get, "/events", respond: .streaming(chunks))
+    /// feed.yield(Data("{\"id\":1}\n".utf8))
+    /// ```
+    public static func streaming(
+        _ chunks: AsyncThrowingStream<Data, any Error>,
+        status: HTTPResponse.Status = .ok,
+        headerFields: HTTPFields = [:],
+        length: Int? = nil
+    ) -> StubResponse {
+        var response = StubResponse(status: status, headerFields: headerFields)
+        response.chunks = chunks
+        response.streamLength = length
+        return response
     }
 
     /// An empty body with `status`.

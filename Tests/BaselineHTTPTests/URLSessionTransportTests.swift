@@ -12,6 +12,7 @@ struct URLSessionTransportTests {
         let server = try LoopbackSocketServer(
             answer: "HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nX-Server: loop\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"
         )
+        defer { withExtendedLifetime(server) {} }
         let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
         let response = try await client.send(Request<String>.post("/things", body: .data(Data("x".utf8))))
         #expect(response.status == .created)
@@ -31,6 +32,8 @@ struct URLSessionTransportTests {
 
     @Test func cancellingTheTaskCancelsTheRequestInFlight() async throws {
         let server = try LoopbackSocketServer(answer: nil)
+        // Kept alive to the end: released early, it would stop listening.
+        defer { withExtendedLifetime(server) {} }
         let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
         let call = Task { try await client.send(Request<Data>.get("/never-answered")) }
         var received = server.requestReceived.makeAsyncIterator()
@@ -47,6 +50,7 @@ struct URLSessionTransportTests {
             answerBytes: Array("HTTP/1.1 200 OK\r\nContent-Length: 2000000\r\n\r\n".utf8),
             holdOpen: true
         )
+        defer { withExtendedLifetime(server) {} }
         let client = HTTPClient(
             configuration: .init(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, maximumResponseSize: 1_000_000),
             transport: URLSessionTransport()
@@ -67,6 +71,7 @@ struct URLSessionTransportTests {
         }
         answer += Array("0\r\n\r\n".utf8)
         let server = try LoopbackSocketServer(answerBytes: answer)
+        defer { withExtendedLifetime(server) {} }
         let client = HTTPClient(
             configuration: .init(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, maximumResponseSize: 1_000_000),
             transport: URLSessionTransport()
@@ -84,6 +89,7 @@ struct URLSessionTransportTests {
             answerBytes: Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello".utf8),
             holdOpen: true
         )
+        defer { withExtendedLifetime(server) {} }
         let transport = URLSessionTransport()
         var request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(server.port)", path: "/slow")
         request.headerFields[.accept] = "*/*"
@@ -96,6 +102,7 @@ struct URLSessionTransportTests {
         let server = try LoopbackSocketServer(
             answer: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
         )
+        defer { withExtendedLifetime(server) {} }
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport(session: session))

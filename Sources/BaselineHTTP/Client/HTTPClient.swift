@@ -30,6 +30,12 @@ public struct HTTPClient: Sendable {
         public var encoder: JSONEncoder
         /// Decodes JSON responses.
         public var decoder: JSONDecoder
+        /// How long a request may take, unless it says otherwise (``Request/timeout``);
+        /// `nil` leaves it to the transport (`URLSession` gives up after 60 s
+        /// without data).
+        public var timeout: Duration?
+        /// Which redirects to follow (the transport follows none itself).
+        public var redirectPolicy: RedirectPolicy
 
         /// Creates a configuration; the defaults suit a JSON API.
         public init(
@@ -38,7 +44,9 @@ public struct HTTPClient: Sendable {
             acceptableStatusCodes: Range<Int> = 200..<300,
             maximumResponseSize: Int = 16 * 1024 * 1024,
             encoder: JSONEncoder = JSONEncoder(),
-            decoder: JSONDecoder = JSONDecoder()
+            decoder: JSONDecoder = JSONDecoder(),
+            timeout: Duration? = nil,
+            redirectPolicy: RedirectPolicy = .follow()
         ) {
             self.baseURL = baseURL
             self.headerFields = headerFields
@@ -46,6 +54,8 @@ public struct HTTPClient: Sendable {
             self.maximumResponseSize = maximumResponseSize
             self.encoder = encoder
             self.decoder = decoder
+            self.timeout = timeout
+            self.redirectPolicy = redirectPolicy
         }
     }
 
@@ -54,8 +64,12 @@ public struct HTTPClient: Sendable {
     /// The transport that does the network work.
     public let transport: any HTTPTransport
     /// The middleware between the client and the transport, outermost first.
+    /// Redirects are followed after the last of them, next to the transport.
     public let middleware: [any HTTPMiddleware]
-    private let chain: HTTPMiddleware.Next
+    let chain: HTTPMiddleware.Next
+
+    /// How much of an unacceptable response's body is kept for the error.
+    static let errorBodyLimit = 64 * 1024
 
     /// Creates a client.
     public init(
@@ -66,7 +80,7 @@ public struct HTTPClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.middleware = middleware
-        self.chain = transport.chained(behind: middleware)
+        self.chain = transport.chained(behind: middleware + [RedirectMiddleware(policy: configuration.redirectPolicy)])
     }
 
     /// Creates a client with the default configuration for `baseURL`.
@@ -130,21 +144,39 @@ public struct HTTPClient: Sendable {
         decode: (Data) throws -> Value
     ) async throws -> Response<Value> {
         let (head, body) = try makeHTTPRequest(request)
-        let (responseHead, responseBody) = try await perform(head, body: body)
-        let data = try await responseBody.collect(upTo: configuration.maximumResponseSize)
+        let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+        let startDate = Date()
+        let start = ContinuousClock.now
+        let chain = self.chain
+        let (responseHead, data, firstByte) = try await Self.withTimeout(request.timeout ?? configuration.timeout) {
+            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
+            let firstByte = ContinuousClock.now - start
+            let data = try await Self.mappingErrors { try await responseBody.collect(upTo: limit) }
+            return (responseHead, data, firstByte)
+        }
+        let metrics = RequestMetrics(
+            startDate: startDate, timeToFirstByte: firstByte, duration: ContinuousClock.now - start,
+            bytesSent: body?.knownLength ?? 0, bytesReceived: data.count
+        )
         let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         guard acceptable.contains(responseHead.status.code) else {
             throw HTTPClientError.unacceptableStatus(responseHead, body: data)
         }
-        return Response(value: try decode(data), head: responseHead, body: data)
+        return Response(value: try decode(data), head: responseHead, body: data, metrics: metrics)
     }
 
-    /// Runs the middleware chain and transport, keeping the error contract:
-    /// cancellation as `CancellationError`, everything else as `HTTPClientError`.
-    private func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-        do {
+    /// Runs the middleware chain and transport, keeping the error contract.
+    static func perform(_ request: HTTPRequest, body: HTTPBody?, on chain: HTTPMiddleware.Next) async throws -> (HTTPResponse, HTTPBody) {
+        try await mappingErrors {
             try Task.checkCancellation()
             return try await chain(request, body)
+        }
+    }
+
+    /// Cancellation as `CancellationError`, everything else as `HTTPClientError`.
+    static func mappingErrors<T>(_ operation: () async throws -> T) async throws -> T {
+        do {
+            return try await operation()
         } catch let error as HTTPClientError {
             throw error
         } catch let error as CancellationError {
@@ -153,6 +185,26 @@ public struct HTTPClient: Sendable {
             // Transports report a cancelled task in their own words (URLError.cancelled).
             if Task.isCancelled { throw CancellationError() }
             throw HTTPClientError.transport(underlying: error)
+        }
+    }
+
+    /// `operation`, or ``HTTPClientError/timedOut(after:)`` when it takes
+    /// longer than `timeout` (it is then cancelled).
+    static func withTimeout<T: Sendable>(
+        _ timeout: Duration?,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        guard let timeout else { return try await operation() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            guard let value = first else { throw HTTPClientError.timedOut(after: timeout) }
+            return value
         }
     }
 
@@ -173,16 +225,7 @@ public struct HTTPClient: Sendable {
 
         var body: HTTPBody?
         if let requestBody = request.body {
-            switch requestBody.content {
-            case let .data(data):
-                body = HTTPBody(data)
-            case let .json(value):
-                do {
-                    body = HTTPBody(try configuration.encoder.encode(value))
-                } catch {
-                    throw HTTPClientError.invalidRequest(reason: "The JSON body could not be encoded: \(error)")
-                }
-            }
+            body = try requestBody.makeHTTPBody(encoder: configuration.encoder)
             if fields[.contentType] == nil {
                 fields[.contentType] = requestBody.contentType
             }

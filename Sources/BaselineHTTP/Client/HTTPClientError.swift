@@ -18,6 +18,12 @@ public enum HTTPClientError: Error, Sendable {
     case decodingFailed(underlying: any Error, bodyExcerpt: String)
     /// The response body was larger than the configured maximum.
     case responseTooLarge(limit: Int)
+    /// The request did not complete within its timeout.
+    case timedOut(after: Duration)
+    /// The server redirected more times than the redirect policy allows.
+    case tooManyRedirects(limit: Int)
+    /// A download's file could not be written or moved into place.
+    case fileFailure(path: String, underlying: any Error)
 
     /// The response status, where the server answered.
     public var status: HTTPResponse.Status? {
@@ -54,6 +60,12 @@ extension HTTPClientError: CustomStringConvertible {
             "Decoding failed: \(underlying); body begins: \(excerpt)"
         case let .responseTooLarge(limit):
             "Response body larger than the limit of \(limit) bytes"
+        case let .timedOut(after):
+            "The request timed out after \(after)"
+        case let .tooManyRedirects(limit):
+            "More than \(limit) redirects"
+        case let .fileFailure(path, underlying):
+            "Could not write \(path): \(underlying)"
         }
     }
 }

@@ -34,6 +34,12 @@ public struct Request<Response>: Sendable {
     public var body: RequestBody?
     /// The status codes that count as success; `nil` uses the client's.
     public var acceptableStatusCodes: Range<Int>?
+    /// How long the request may take, up to the whole response being
+    /// received (for ``HTTPClient/stream(_:)``, up to the response head);
+    /// `nil` uses the client's ``HTTPClient/Configuration/timeout``.
+    public var timeout: Duration?
+    /// The largest response body accepted; `nil` uses the client's.
+    public var maximumResponseSize: Int?
 
     /// Creates a request.
     public init(
@@ -42,7 +48,9 @@ public struct Request<Response>: Sendable {
         query: [URLQueryItem] = [],
         headerFields: HTTPFields = [:],
         body: RequestBody? = nil,
-        acceptableStatusCodes: Range<Int>? = nil
+        acceptableStatusCodes: Range<Int>? = nil,
+        timeout: Duration? = nil,
+        maximumResponseSize: Int? = nil
     ) {
         self.method = method
         self.path = path
@@ -50,6 +58,8 @@ public struct Request<Response>: Sendable {
         self.headerFields = headerFields
         self.body = body
         self.acceptableStatusCodes = acceptableStatusCodes
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
     }
 
     /// A `GET` request.
@@ -67,6 +77,16 @@ public struct Request<Response>: Sendable {
         Self(method: .put, path: path, headerFields: headerFields, body: body)
     }
 
+    /// A `PATCH` request.
+    public static func patch(_ path: String, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
+        Self(method: .patch, path: path, headerFields: headerFields, body: body)
+    }
+
+    /// A `HEAD` request.
+    public static func head(_ path: String, query: [URLQueryItem] = [], headerFields: HTTPFields = [:]) -> Self {
+        Self(method: .head, path: path, query: query, headerFields: headerFields)
+    }
+
     /// A `DELETE` request.
     public static func delete(_ path: String, headerFields: HTTPFields = [:]) -> Self {
         Self(method: .delete, path: path, headerFields: headerFields)
@@ -78,26 +98,25 @@ public struct Request<Response>: Sendable {
         copy.headerFields[name] = value
         return copy
     }
-}
 
-/// The body of a ``Request``.
-public struct RequestBody: Sendable {
-    enum Content: Sendable {
-        case data(Data)
-        case json(any Encodable & Sendable)
+    /// A copy that fails with ``HTTPClientError/timedOut(after:)`` after `timeout`.
+    public func timeout(_ timeout: Duration) -> Self {
+        var copy = self
+        copy.timeout = timeout
+        return copy
     }
 
-    let content: Content
-    /// The `Content-Type` sent with the body.
-    public let contentType: String
-
-    /// `value` encoded as JSON with the client's encoder, when the request is sent.
-    public static func json(_ value: some Encodable & Sendable) -> RequestBody {
-        RequestBody(content: .json(value), contentType: "application/json")
+    /// A copy that accepts `codes` as success.
+    public func accepting(_ codes: Range<Int>) -> Self {
+        var copy = self
+        copy.acceptableStatusCodes = codes
+        return copy
     }
 
-    /// Raw bytes of the given content type.
-    public static func data(_ data: Data, contentType: String = "application/octet-stream") -> RequestBody {
-        RequestBody(content: .data(data), contentType: contentType)
+    /// A copy with `items` appended to the query.
+    public func query(_ items: URLQueryItem...) -> Self {
+        var copy = self
+        copy.query += items
+        return copy
     }
 }

@@ -61,40 +61,74 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-        guard var urlRequest = URLRequest(httpRequest: request) else {
+        guard let urlRequest = URLRequest(httpRequest: request) else {
             throw HTTPClientError.invalidRequest(reason: "\(request.method) \(request.path ?? "") has no absolute URL")
         }
-        if let body {
-            urlRequest.httpBody = try await body.collect(upTo: .max)
+        let upload: Upload
+        switch body {
+        case nil:
+            upload = .none
+        case let body? where body.fileURL != nil:
+            upload = .file(body.fileURL ?? URL(fileURLWithPath: "/"))
+        case let body?:
+            // URLSession takes a body as Data or as a file; a stream is gathered first.
+            upload = .data(try await body.collect(upTo: .max))
         }
-        if let delegate {
-            return try await streamed(urlRequest, through: delegate)
+        do {
+            if let delegate {
+                return try await streamed(urlRequest, upload: upload, through: delegate)
+            }
+            return try await buffered(urlRequest, upload: upload)
+        } catch let error as URLError where error.code == .timedOut {
+            throw HTTPClientError.timedOut(after: .seconds(urlRequest.timeoutInterval))
         }
-        return try await buffered(urlRequest)
+    }
+
+    /// How a request's body is handed to URLSession.
+    private enum Upload {
+        case none
+        case data(Data)
+        case file(URL)
+
+        func makeTask(in session: URLSession, for request: URLRequest) -> URLSessionDataTask {
+            switch self {
+            case .none: session.dataTask(with: request)
+            case let .data(data): session.uploadTask(with: request, from: data)
+            case let .file(url): session.uploadTask(with: request, fromFile: url)
+            }
+        }
     }
 
     /// Returns at the response head; the body follows as it arrives.
-    private func streamed(_ urlRequest: URLRequest, through delegate: StreamingDelegate) async throws -> (HTTPResponse, HTTPBody) {
+    private func streamed(_ urlRequest: URLRequest, upload: Upload, through delegate: StreamingDelegate) async throws -> (HTTPResponse, HTTPBody) {
         let session = self.session
-        let (chunks, sink) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
-        let (head, length) = try await withCallback { (completion: CallbackCompletion<(HTTPResponse, Int?)>) in
-            let task = session.dataTask(with: urlRequest)
-            delegate.register(task.taskIdentifier, head: completion, body: sink)
-            sink.onTermination = { termination in
-                // The reader stopped before the end: stop receiving.
-                if case .cancelled = termination { task.cancel() }
-            }
+        let progress = UploadProgressReporting.current
+        let (head, length, channel) = try await withCallback { (completion: CallbackCompletion<(HTTPResponse, Int?, BodyChannel)>) in
+            let task = upload.makeTask(in: session, for: urlRequest)
+            let channel = BodyChannel(flowControl: Self.flowControl(for: task), onCancel: { task.cancel() })
+            delegate.register(task.taskIdentifier, route: StreamingDelegate.Route(head: completion, body: channel, uploadProgress: progress))
             task.resume()
             return CallbackCancellation { task.cancel() }
         }
-        return (head, HTTPBody(chunks: chunks, length: length))
+        return (head, HTTPBody(channel: channel, length: length))
+    }
+
+    /// Pauses the transfer while the reader is behind. Apple's URLSession
+    /// suspends a task's reads; FoundationNetworking's `suspend()` would
+    /// restart the transfer, so there the reader has to keep up.
+    private static func flowControl(for task: URLSessionTask) -> (@Sendable (Bool) -> Void)? {
+        #if canImport(FoundationNetworking)
+        return nil
+        #else
+        return { pause in pause ? task.suspend() : task.resume() }
+        #endif
     }
 
     /// Receives the whole response with a completion handler.
-    private func buffered(_ urlRequest: URLRequest) async throws -> (HTTPResponse, HTTPBody) {
+    private func buffered(_ urlRequest: URLRequest, upload: Upload) async throws -> (HTTPResponse, HTTPBody) {
         let session = self.session
         let (head, data): (HTTPResponse, Data) = try await withCallback { completion in
-            let task = session.dataTask(with: urlRequest) { data, response, error in
+            let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                 if let error {
                     completion.resume(throwing: error)
                 } else if let response = (response as? HTTPURLResponse)?.httpResponse {
@@ -103,6 +137,11 @@ public final class URLSessionTransport: HTTPTransport {
                     completion.resume(throwing: URLError(.badServerResponse))
                 }
             }
+            let task: URLSessionTask = switch upload {
+            case .none: session.dataTask(with: urlRequest, completionHandler: handler)
+            case let .data(data): session.uploadTask(with: urlRequest, from: data, completionHandler: handler)
+            case let .file(url): session.uploadTask(with: urlRequest, fromFile: url, completionHandler: handler)
+            }
             task.resume()
             return CallbackCancellation { task.cancel() }
         }
@@ -110,18 +149,41 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// The session delegate: routes each task's head and body chunks to the call
-/// that started it.
+/// The session delegate: routes each task's head, body chunks and upload
+/// progress to the call that started it, and declines redirects (the
+/// client's redirect policy decides).
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private struct Route: Sendable {
-        var head: CallbackCompletion<(HTTPResponse, Int?)>?
-        var body: AsyncThrowingStream<Data, any Error>.Continuation
+    struct Route: Sendable {
+        var head: CallbackCompletion<(HTTPResponse, Int?, BodyChannel)>?
+        var body: BodyChannel
+        var uploadProgress: (@Sendable (TransferProgress) -> Void)?
     }
 
     private let routes = LockedValue<[Int: Route]>([:])
 
-    func register(_ task: Int, head: CallbackCompletion<(HTTPResponse, Int?)>, body: AsyncThrowingStream<Data, any Error>.Continuation) {
-        routes.withLock { $0[task] = Route(head: head, body: body) }
+    func register(_ task: Int, route: Route) {
+        routes.withLock { $0[task] = route }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard let report = routes.withLock({ $0[task.taskIdentifier]?.uploadProgress }) else { return }
+        report(TransferProgress(completedBytes: totalBytesSent, totalBytes: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil))
     }
 
     func urlSession(
@@ -130,23 +192,22 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let head = routes.withLock { routes -> CallbackCompletion<(HTTPResponse, Int?)>? in
+        let route = routes.withLock { routes -> Route? in
             defer { routes[dataTask.taskIdentifier]?.head = nil }
-            return routes[dataTask.taskIdentifier]?.head
+            return routes[dataTask.taskIdentifier]
         }
         guard let converted = (response as? HTTPURLResponse)?.httpResponse else {
-            head?.resume(throwing: URLError(.badServerResponse))
+            route?.head?.resume(throwing: URLError(.badServerResponse))
             completionHandler(.cancel)
             return
         }
         let length = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
-        head?.resume(returning: (converted, length))
+        if let route { route.head?.resume(returning: (converted, length, route.body)) }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let body = routes.withLock { $0[dataTask.taskIdentifier]?.body }
-        body?.yield(data)
+        routes.withLock { $0[dataTask.taskIdentifier]?.body }?.yield(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -154,7 +215,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         if let error {
             route.head?.resume(throwing: error)
             let cancelled = (error as? URLError)?.code == .cancelled
-            route.body.finish(throwing: cancelled ? CancellationError() : HTTPClientError.transport(underlying: error))
+            let timedOut = (error as? URLError)?.code == .timedOut
+            route.body.finish(throwing: cancelled ? CancellationError()
+                : timedOut ? HTTPClientError.timedOut(after: .seconds(task.originalRequest?.timeoutInterval ?? 0))
+                : HTTPClientError.transport(underlying: error))
         } else {
             route.head?.resume(throwing: URLError(.badServerResponse))
             route.body.finish()

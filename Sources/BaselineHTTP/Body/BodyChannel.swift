@@ -1,0 +1,123 @@
+import BaselineConcurrency
+import Foundation
+
+/// A single-reader queue of body chunks between a callback-driven producer
+/// (a `URLSession` delegate) and the async reader of an ``HTTPBody``.
+///
+/// Flow control: when more than `highWater` bytes wait unread, the channel
+/// asks the producer to pause, and to resume once the reader has brought it
+/// under `lowWater`. A producer that cannot pause passes no `flowControl`;
+/// the queue is then bounded only by how fast the reader keeps up.
+final class BodyChannel: ChunkReader {
+    private struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var bufferedBytes = 0
+        var end: Result<Void, any Error>?
+        var waiter: CheckedContinuation<Data?, any Error>?
+        var paused = false
+        var cancelled = false
+    }
+
+    private let state = LockedValue(State())
+    private let highWater: Int
+    private let lowWater: Int
+    private let flowControl: (@Sendable (_ pause: Bool) -> Void)?
+    private let onCancel: @Sendable () -> Void
+
+    init(
+        highWater: Int = 4 * 1024 * 1024,
+        lowWater: Int = 1024 * 1024,
+        flowControl: (@Sendable (_ pause: Bool) -> Void)? = nil,
+        onCancel: @escaping @Sendable () -> Void
+    ) {
+        self.highWater = highWater
+        self.lowWater = lowWater
+        self.flowControl = flowControl
+        self.onCancel = onCancel
+    }
+
+    // MARK: Producer
+
+    /// Hands a chunk to the reader, or queues it.
+    func yield(_ chunk: Data) {
+        guard !chunk.isEmpty else { return }
+        let (waiter, pause) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            guard state.end == nil, !state.cancelled else { return (nil, false) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (waiter, false)
+            }
+            state.chunks.append(chunk)
+            state.bufferedBytes += chunk.count
+            if state.bufferedBytes > highWater, !state.paused, flowControl != nil {
+                state.paused = true
+                return (nil, true)
+            }
+            return (nil, false)
+        }
+        waiter?.resume(returning: chunk)
+        if pause { flowControl?(true) }
+    }
+
+    /// Ends the body, with an error when the transfer failed.
+    func finish(throwing error: (any Error)? = nil) {
+        let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            guard state.end == nil else { return nil }
+            state.end = error.map { .failure($0) } ?? .success(())
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+    }
+
+    // MARK: Reader
+
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                let (result, resumeProducer) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
+                    if state.cancelled { return (.failure(CancellationError()), false) }
+                    if state.head < state.chunks.count {
+                        let chunk = state.chunks[state.head]
+                        state.head += 1
+                        state.bufferedBytes -= chunk.count
+                        if state.head > 64, state.head * 2 > state.chunks.count {
+                            state.chunks.removeFirst(state.head)
+                            state.head = 0
+                        }
+                        let resume = state.paused && state.bufferedBytes < lowWater
+                        if resume { state.paused = false }
+                        return (.success(chunk), resume)
+                    }
+                    switch state.end {
+                    case .success: return (.success(nil), false)
+                    case let .failure(error): return (.failure(error), false)
+                    case nil:
+                        state.waiter = continuation
+                        return (nil, false)
+                    }
+                }
+                if resumeProducer { flowControl?(false) }
+                if let result { continuation.resume(with: result) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The reader stopped: drop what is queued and stop the producer.
+    func cancel() {
+        let (waiter, wasCancelled) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            let wasCancelled = state.cancelled || state.end != nil && state.head >= state.chunks.count
+            state.cancelled = true
+            state.chunks = []
+            state.head = 0
+            state.bufferedBytes = 0
+            defer { state.waiter = nil }
+            return (state.waiter, wasCancelled)
+        }
+        waiter?.resume(throwing: CancellationError())
+        if !wasCancelled { onCancel() }
+    }
+}

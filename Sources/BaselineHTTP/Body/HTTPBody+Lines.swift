@@ -1,0 +1,149 @@
+import Foundation
+
+extension AsyncSequence where Self: Sendable, Element == Data {
+    /// The chunks' bytes, one by one.
+    public var bytes: AsyncByteSequence<Self> { AsyncByteSequence(base: self) }
+
+    /// The chunks split into lines at `\n` (a trailing `\r` is dropped), as
+    /// UTF-8 text. A last line without a newline is included.
+    ///
+    /// - Parameter maximumLength: a line longer than this many bytes fails
+    ///   with ``HTTPClientError/responseTooLarge(limit:)``, so a stream
+    ///   without newlines cannot grow the buffer without bound.
+    public func lines(maximumLength: Int = 1024 * 1024) -> AsyncLineSequence<Self> {
+        AsyncLineSequence(base: self, maximumLength: maximumLength)
+    }
+}
+
+/// The bytes of a sequence of chunks. See ``HTTPBody/bytes``.
+public struct AsyncByteSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+    public typealias Element = UInt8
+    let base: Base
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator())
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        var chunk = Data()
+        var index = 0
+
+        public mutating func next() async throws -> UInt8? {
+            while index >= chunk.count {
+                guard let next = try await base.next() else { return nil }
+                chunk = next
+                index = 0
+            }
+            defer { index += 1 }
+            return chunk[chunk.startIndex + index]
+        }
+    }
+}
+
+/// Lines of UTF-8 text from a sequence of chunks. See ``HTTPBody/lines(maximumLength:)``.
+public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+    public typealias Element = String
+    let base: Base
+    let maximumLength: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator(), maximumLength: maximumLength)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let maximumLength: Int
+        var buffer = Data()
+        /// Where to look for the next newline: everything before it was searched.
+        var searched = 0
+        var ended = false
+
+        init(base: Base.AsyncIterator, maximumLength: Int) {
+            self.base = base
+            self.maximumLength = maximumLength
+        }
+
+        public mutating func next() async throws -> String? {
+            while true {
+                if let newline = buffer[(buffer.startIndex + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
+                    var line = buffer[buffer.startIndex..<newline]
+                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                    buffer = Data(buffer[(newline + 1)...])
+                    searched = 0
+                    return String(decoding: line, as: UTF8.self)
+                }
+                searched = buffer.count
+                guard buffer.count <= maximumLength else { throw HTTPClientError.responseTooLarge(limit: maximumLength) }
+                if ended {
+                    guard !buffer.isEmpty else { return nil }
+                    defer {
+                        buffer = Data()
+                        searched = 0
+                    }
+                    var line = buffer[...]
+                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                    return String(decoding: line, as: UTF8.self)
+                }
+                if let chunk = try await base.next() {
+                    buffer.append(chunk)
+                } else {
+                    ended = true
+                }
+            }
+        }
+    }
+}
+
+extension AsyncSequence where Self: Sendable, Element == Data {
+    /// Newline-delimited JSON (NDJSON, JSON Lines): one `Value` per line,
+    /// blank lines skipped.
+    ///
+    /// ```swift
+    /// let events = try await client.stream(.get("/events"))
+    /// for try await event in events.body.jsonLines(of: PhotoMetadata.self) {
+    ///     favourites[event.id] = event.favoriteCount
+    /// }
+    /// ```
+    ///
+    /// A line that does not decode fails with
+    /// ``HTTPClientError/decodingFailed(underlying:bodyExcerpt:)`` carrying the line.
+    public func jsonLines<Value: Decodable>(
+        of type: Value.Type,
+        decoder: JSONDecoder = JSONDecoder(),
+        maximumLineLength: Int = 1024 * 1024
+    ) -> AsyncJSONLineSequence<Self, Value> {
+        AsyncJSONLineSequence(lines: lines(maximumLength: maximumLineLength), decoder: decoder)
+    }
+}
+
+/// Values decoded from newline-delimited JSON. See ``HTTPBody/jsonLines(of:decoder:maximumLineLength:)``.
+public struct AsyncJSONLineSequence<Base: AsyncSequence & Sendable, Value: Decodable>: AsyncSequence where Base.Element == Data {
+    public typealias Element = Value
+    let lines: AsyncLineSequence<Base>
+    let decoder: JSONDecoder
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(lines: lines.makeAsyncIterator(), decoder: decoder)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var lines: AsyncLineSequence<Base>.Iterator
+        let decoder: JSONDecoder
+
+        public mutating func next() async throws -> Value? {
+            while let line = try await lines.next() {
+                guard !line.allSatisfy(\.isWhitespace) else { continue }
+                let data = Data(line.utf8)
+                do {
+                    return try decoder.decode(Value.self, from: data)
+                } catch {
+                    throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: data))
+                }
+            }
+            return nil
+        }
+    }
+}
+
+extension AsyncJSONLineSequence: Sendable where Value: Sendable {}

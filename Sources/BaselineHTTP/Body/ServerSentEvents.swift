@@ -1,0 +1,104 @@
+import Foundation
+
+/// One event of a `text/event-stream` (Server-Sent Events).
+public struct ServerSentEvent: Sendable, Equatable {
+    /// The `event:` field; `"message"` when the server sent none.
+    public var event: String
+    /// The `data:` lines, joined with newlines.
+    public var data: String
+    /// The last `id:` seen on the stream, as the spec carries it over.
+    public var id: String?
+    /// The reconnection time the server asked for, if it did.
+    public var retry: Duration?
+
+    /// Creates an event.
+    public init(event: String = "message", data: String, id: String? = nil, retry: Duration? = nil) {
+        self.event = event
+        self.data = data
+        self.id = id
+        self.retry = retry
+    }
+
+    /// The data decoded as JSON.
+    public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+        let bytes = Data(data.utf8)
+        do {
+            return try decoder.decode(type, from: bytes)
+        } catch {
+            throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: bytes))
+        }
+    }
+}
+
+extension AsyncSequence where Self: Sendable, Element == Data {
+    /// The chunks parsed as Server-Sent Events, as the WHATWG HTML standard
+    /// describes the `text/event-stream` format: `data:` lines accumulate
+    /// until a blank line dispatches the event; comments (`:`) are skipped;
+    /// events without data are not dispatched.
+    ///
+    /// ```swift
+    /// let stream = try await client.stream(.get("/events", query: [.init(name: "format", value: "sse")]))
+    /// for try await event in stream.body.serverSentEvents() where event.event == "favorite" {
+    ///     let update = try event.decode(PhotoMetadata.self)
+    /// }
+    /// ```
+    public func serverSentEvents(maximumLineLength: Int = 1024 * 1024) -> AsyncServerSentEventSequence<Self> {
+        AsyncServerSentEventSequence(lines: lines(maximumLength: maximumLineLength))
+    }
+}
+
+/// Server-Sent Events parsed from a sequence of chunks.
+public struct AsyncServerSentEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+    public typealias Element = ServerSentEvent
+    let lines: AsyncLineSequence<Base>
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(lines: lines.makeAsyncIterator())
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var lines: AsyncLineSequence<Base>.Iterator
+        var lastID: String?
+        var started = false
+
+        public mutating func next() async throws -> ServerSentEvent? {
+            var event = "message"
+            var data: [String] = []
+            var retry: Duration?
+            while var line = try await lines.next() {
+                if !started {
+                    started = true
+                    // A byte order mark may open the stream.
+                    if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
+                }
+                if line.isEmpty {
+                    if data.isEmpty {
+                        event = "message"
+                        continue
+                    }
+                    return ServerSentEvent(event: event, data: data.joined(separator: "\n"), id: lastID, retry: retry)
+                }
+                if line.hasPrefix(":") { continue }
+                let field: Substring
+                var value: Substring
+                if let colon = line.firstIndex(of: ":") {
+                    field = line[..<colon]
+                    value = line[line.index(after: colon)...]
+                    if value.hasPrefix(" ") { value = value.dropFirst() }
+                } else {
+                    field = line[...]
+                    value = ""
+                }
+                switch field {
+                case "event": event = String(value)
+                case "data": data.append(String(value))
+                case "id" where !value.contains("\0"): lastID = String(value)
+                case "retry": if let milliseconds = Int(value), value.allSatisfy(\.isASCII) { retry = .milliseconds(milliseconds) }
+                default: break
+                }
+            }
+            // The stream ended: an event without its blank line is discarded, as the spec says.
+            return nil
+        }
+    }
+}

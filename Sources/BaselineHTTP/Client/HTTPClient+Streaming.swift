@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+
+/// A response whose body is still arriving.
+public struct StreamingResponse: Sendable {
+    /// The response head: status and header fields.
+    public let head: HTTPResponse
+    /// The body, as an `AsyncSequence` of chunks; read it once. Stopping
+    /// early (leaving the loop, or cancelling the reading task) stops the
+    /// transfer.
+    public let body: HTTPBody
+
+    /// The response status.
+    public var status: HTTPResponse.Status { head.status }
+}
+
+extension HTTPClient {
+    /// Sends `request` and returns as soon as the response head arrives, with
+    /// the body to read as it comes: bytes, ``HTTPBody/lines(maximumLength:)``,
+    /// ``HTTPBody/jsonLines(of:decoder:maximumLineLength:)`` (NDJSON) or
+    /// ``HTTPBody/serverSentEvents(maximumLineLength:)``.
+    ///
+    /// ```swift
+    /// let events = try await client.stream(.get("/events"))
+    /// for try await update in events.body.jsonLines(of: PhotoMetadata.self) {
+    ///     model.apply(update)
+    /// }
+    /// ```
+    ///
+    /// The status is checked first: an unacceptable one throws
+    /// ``HTTPClientError/unacceptableStatus(_:body:)`` with the start of the
+    /// body. The timeout, if any, applies up to the head.
+    public func stream<Value>(_ request: Request<Value>) async throws -> StreamingResponse {
+        let (head, body) = try makeHTTPRequest(request)
+        let chain = self.chain
+        let (responseHead, responseBody) = try await Self.withTimeout(request.timeout ?? configuration.timeout) {
+            try await Self.perform(head, body: body, on: chain)
+        }
+        try await validate(responseHead, body: responseBody, for: request)
+        return StreamingResponse(head: responseHead, body: responseBody)
+    }
+
+    /// Throws ``HTTPClientError/unacceptableStatus(_:body:)`` for a status
+    /// `request` does not accept, with the body's first bytes.
+    func validate<Value>(_ head: HTTPResponse, body: HTTPBody, for request: Request<Value>) async throws {
+        let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        guard !acceptable.contains(head.status.code) else { return }
+        var excerpt = Data()
+        do {
+            for try await chunk in body {
+                excerpt.append(chunk.prefix(Self.errorBodyLimit - excerpt.count))
+                if excerpt.count >= Self.errorBodyLimit { break }
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The status is the error worth reporting; a broken error body is not.
+        }
+        throw HTTPClientError.unacceptableStatus(head, body: excerpt)
+    }
+}

@@ -1,0 +1,105 @@
+import BaselineHTTP
+import BaselineTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Streamed bodies: lines, NDJSON, Server-Sent Events", .timeLimit(.minutes(1)))
+struct StreamingBodyTests {
+    /// A body made of `chunks`, split where the network might split them.
+    func body(_ chunks: String...) -> HTTPBody {
+        let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+        for chunk in chunks { feed.yield(Data(chunk.utf8)) }
+        feed.finish()
+        return HTTPBody(stream, length: nil)
+    }
+
+    @Test func linesJoinChunksAndSplitOnNewlines() async throws {
+        var lines: [String] = []
+        for try await line in body("al", "pha\nbe", "ta\r\n", "\ngam", "ma").lines() { lines.append(line) }
+        #expect(lines == ["alpha", "beta", "", "gamma"])
+    }
+
+    @Test func aLineLongerThanTheLimitFails() async throws {
+        await #expect(throws: HTTPClientError.self) {
+            for try await _ in body(String(repeating: "x", count: 100), "y").lines(maximumLength: 64) {}
+        }
+    }
+
+    @Test func bytesFlattenChunks() async throws {
+        var bytes: [UInt8] = []
+        for try await byte in body("ab", "", "c").bytes { bytes.append(byte) }
+        #expect(bytes == Array("abc".utf8))
+    }
+
+    struct Event: Decodable, Equatable {
+        var id: Int
+        var favoriteCount: Int
+    }
+
+    @Test func jsonLinesDecodeOneValuePerLineSkippingBlankOnes() async throws {
+        var events: [Event] = []
+        let chunks = body(#"{"id":1,"favoriteCount":3}"#, "\n\n", #"{"id":2,"#, #""favoriteCount":5}"#, "\n")
+        for try await event in chunks.jsonLines(of: Event.self) { events.append(event) }
+        #expect(events == [Event(id: 1, favoriteCount: 3), Event(id: 2, favoriteCount: 5)])
+    }
+
+    @Test func aMalformedLineFailsWithTheLineInTheError() async throws {
+        var received: [Event] = []
+        do {
+            for try await event in body(#"{"id":1,"favoriteCount":3}"#, "\n", "{oops\n").jsonLines(of: Event.self) {
+                received.append(event)
+            }
+            Issue.record("expected a decoding failure")
+        } catch let HTTPClientError.decodingFailed(_, excerpt) {
+            #expect(excerpt == "{oops")
+        }
+        #expect(received == [Event(id: 1, favoriteCount: 3)])
+    }
+
+    @Test func serverSentEventsFollowTheStandard() async throws {
+        let stream = body(
+            "\u{FEFF}: a comment\n",
+            "event: favorite\nid: 7\ndata: {\"a\":1}\ndata: second line\n\n",
+            "data:no space\nretry: 1500\n\n",
+            "event: ignored-without-data\n\n",
+            "data: unterminated"
+        )
+        var events: [ServerSentEvent] = []
+        for try await event in stream.serverSentEvents() { events.append(event) }
+        #expect(events == [
+            ServerSentEvent(event: "favorite", data: "{\"a\":1}\nsecond line", id: "7"),
+            ServerSentEvent(event: "message", data: "no space", id: "7", retry: .milliseconds(1500)),
+        ])
+    }
+
+    @Test func aStreamedBodyCanBeReadOnce() async throws {
+        let once = body("a")
+        _ = try await once.collect(upTo: 10)
+        await #expect(throws: HTTPBodyError.alreadyConsumed) { try await once.collect(upTo: 10) }
+    }
+
+    @Test func aBodyInMemoryOrInAFileCanBeReadAgain() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("body.txt")
+        try Data(repeating: 7, count: 200_000).write(to: file)
+        let fromFile = try HTTPBody(contentsOf: file)
+        #expect(fromFile.isReplayable && fromFile.knownLength == 200_000)
+        #expect(try await fromFile.collect(upTo: .max) == Data(repeating: 7, count: 200_000))
+        #expect(try await fromFile.collect(upTo: .max).count == 200_000)
+        #expect(HTTPBody("x").isReplayable)
+        #expect(!body("x").isReplayable)
+    }
+
+    @Test func aMissingFileIsAnInvalidRequest() {
+        #expect(throws: HTTPClientError.self) { try HTTPBody(contentsOf: URL(fileURLWithPath: "/nonexistent/file")) }
+    }
+
+    @Test func cancellingTheReaderSurfacesCancellationError() async throws {
+        let (stream, _) = AsyncThrowingStream.makeStream(of: Data.self)
+        let body = HTTPBody(stream, length: nil)
+        let reader = Task { try await body.collect(upTo: .max) }
+        reader.cancel()
+        await #expect(throws: CancellationError.self) { try await reader.value }
+    }
+}
