@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [http] [http-quick]
 
 import PackageDescription
 
@@ -13,13 +13,21 @@ let package = Package(
     dependencies: [
         .package(name: "Baseline", path: ".."),
         .package(name: "SpacePhotos", path: "../Examples/SpacePhotos"),
+        .package(name: "BaselineAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
     ],
     targets: [
         .executableTarget(
             name: "baseline-benchmarks",
             dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "BaselineAsyncHTTPClient", package: "BaselineAsyncHTTPClient"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SpacePhotosServer", package: "SpacePhotos"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "SpacePhotosCore", package: "SpacePhotos"),

@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [http] [http-quick]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -15,6 +15,10 @@ if wants("persistence") {
 
 if wants("store") {
     try await StoreBenchmarks.run()
+}
+
+if wants("http") || selected.contains("http-quick") {
+    try await HTTPBenchmarks.run(arguments: selected)
 }
 
 if selected.contains("store-profile") {

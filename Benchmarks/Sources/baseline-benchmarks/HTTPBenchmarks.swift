@@ -1,0 +1,235 @@
+import AsyncHTTPClient
+import BaselineAsyncHTTPClient
+import BaselineHTTP
+import Foundation
+import NIOCore
+import SpacePhotosServer
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// GET + JSON decode throughput and latency against the example server on
+/// loopback, at 1, 8 and 64 concurrent requests, for raw URLSession, Baseline
+/// over URLSessionTransport, raw AsyncHTTPClient and Baseline over the
+/// AsyncHTTPClient transport; then a 1 GiB streamed download's peak memory.
+///
+/// The server runs in this process (its own NIO threads); figures are for
+/// this machine, both sides sharing its cores.
+enum HTTPBenchmarks {
+    struct Item: Decodable, Sendable {
+        var id: Int
+        var name: String
+        var score: Double
+        var isFeatured: Bool
+        var tags: [String]
+    }
+
+    /// One way of doing "GET /json/items and decode it".
+    struct Variant {
+        var name: String
+        var fetch: @Sendable () async throws -> Int
+        var shutdown: () async throws -> Void = {}
+    }
+
+    static func run(arguments: Set<String>) async throws {
+        let server = try await ExampleServer().start()
+        defer { Task { await server.stop() } }
+        print("HTTP (GET /json/items?count=20 + JSON decode, server on loopback in this process)")
+        let url = server.baseURL.appendingPathComponent("json/items")
+        let query = URLQueryItem(name: "count", value: "20")
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+        components.queryItems = [query]
+        guard let itemsURL = components.url else { return }
+
+        let requestsPerRun = arguments.contains("http-quick") ? 2_000 : 10_000
+        for concurrency in [1, 8, 64] {
+            let variants = try makeVariants(baseURL: server.baseURL, itemsURL: itemsURL, concurrency: concurrency)
+            var results: [String: Throughput] = [:]
+            for variant in variants {
+                _ = try await measure(variant, requests: 200, concurrency: concurrency, port: server.port)   // warm-up: connections, caches
+                let result = try await measure(variant, requests: requestsPerRun, concurrency: concurrency, port: server.port)
+                results[variant.name] = result
+                print("  c=\(String(concurrency).padding(toLength: 3, withPad: " ", startingAt: 0)) \(variant.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(result)")
+                try await variant.shutdown()
+            }
+            for (baseline, raw) in [("Baseline/URLSessionTransport", "URLSession (raw)"), ("Baseline/AsyncHTTPClientTransport", "AsyncHTTPClient (raw, pool 64)")] {
+                if let b = results[baseline], let r = results[raw] {
+                    print(String(format: "  c=%-3d %@ / %@: %.1f %%", concurrency, baseline, raw, 100 * b.requestsPerSecond / r.requestsPerSecond))
+                }
+            }
+            if let ahc = results["Baseline/AsyncHTTPClientTransport"], let session = results["URLSession (raw)"] {
+                print(String(format: "  c=%-3d Baseline/AsyncHTTPClientTransport vs URLSession: %.1f×", concurrency, ahc.requestsPerSecond / session.requestsPerSecond))
+            }
+        }
+        if !arguments.contains("http-quick") {
+            try await streamingDownload(baseURL: server.baseURL)
+        }
+    }
+
+    static func makeVariants(baseURL: URL, itemsURL: URL, concurrency: Int) throws -> [Variant] {
+        let decoder = JSONDecoder()
+        // Raw URLSession with the same configuration the transport uses.
+        let rawSession = URLSession(configuration: URLSessionTransport.defaultConfiguration())
+        let raw = Variant(name: "URLSession (raw)", fetch: {
+            let (data, _) = try await rawSession.data(from: itemsURL)
+            return try decoder.decode([Item].self, from: data).count
+        }, shutdown: { rawSession.finishTasksAndInvalidate() })
+
+        let sessionTransport = URLSessionTransport()
+        let overSession = HTTPClient(baseURL: baseURL, transport: sessionTransport)
+        let request = Request<[Item]>.get("/json/items", query: [URLQueryItem(name: "count", value: "20")])
+        let baselineSession = Variant(name: "Baseline/URLSessionTransport", fetch: {
+            try await overSession.send(request).value.count
+        })
+
+        let ahcDefault = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup)
+        let ahcDefaultVariant = Variant(name: "AsyncHTTPClient (raw, default pool)", fetch: {
+            try await fetchRaw(ahcDefault, itemsURL, decoder)
+        }, shutdown: { try await ahcDefault.shutdown() })
+
+        let ahc64 = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
+            configuration: AsyncHTTPClientTransport.configuration(maximumConnectionsPerHost: 64)
+        )
+        let ahc64Variant = Variant(name: "AsyncHTTPClient (raw, pool 64)", fetch: {
+            try await fetchRaw(ahc64, itemsURL, decoder)
+        }, shutdown: { try await ahc64.shutdown() })
+
+        let ahcTransport = AsyncHTTPClientTransport()
+        let overAHC = HTTPClient(baseURL: baseURL, transport: ahcTransport)
+        let baselineAHC = Variant(name: "Baseline/AsyncHTTPClientTransport", fetch: {
+            try await overAHC.send(request).value.count
+        }, shutdown: { try await ahcTransport.shutdown() })
+
+        return [raw, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
+    }
+
+    static func fetchRaw(_ client: AsyncHTTPClient.HTTPClient, _ url: URL, _ decoder: JSONDecoder) async throws -> Int {
+        let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        return try decoder.decode([Item].self, from: Data(body.readableBytesView)).count
+    }
+
+    struct Throughput: CustomStringConvertible {
+        var requestsPerSecond: Double
+        var medianLatency: Duration
+        var p99Latency: Duration
+        var newConnections: Int
+
+        var description: String {
+            String(format: "%8.0f req/s  latency median %@  p99 %@  new connections %d",
+                   requestsPerSecond, format(medianLatency), format(p99Latency), newConnections)
+        }
+    }
+
+    /// `requests` fetches by `concurrency` workers; new connections are
+    /// counted from the server port's sockets in the kernel's TCP table.
+    static func measure(_ variant: Variant, requests: Int, concurrency: Int, port: Int) async throws -> Throughput {
+        let clock = ContinuousClock()
+        let next = Counter()
+        let connectionsBefore = TCPTable.connectionCount(toPort: port)
+        let start = clock.now
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var latencies: [Duration] = []
+                    while next.increment() <= requests {
+                        let begin = clock.now
+                        guard try await variant.fetch() == 20 else { throw BenchmarkError.wrongPayload }
+                        latencies.append(clock.now - begin)
+                    }
+                    return latencies
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }.sorted()
+        }
+        let elapsed = clock.now - start
+        let connectionsAfter = TCPTable.connectionCount(toPort: port)
+        return Throughput(
+            requestsPerSecond: Double(requests) / seconds(elapsed),
+            medianLatency: latencies[latencies.count / 2],
+            p99Latency: latencies[min(latencies.count - 1, latencies.count * 99 / 100)],
+            newConnections: max(0, connectionsAfter - connectionsBefore)
+        )
+    }
+
+    /// Streams 1 GiB through Baseline on each transport, reading it chunk by
+    /// chunk, and reports the process's peak resident memory around it.
+    static func streamingDownload(baseURL: URL) async throws {
+        let transports: [(String, any HTTPTransport, () async throws -> Void)] = {
+            let ahc = AsyncHTTPClientTransport()
+            return [("URLSessionTransport", URLSessionTransport(), {}), ("AsyncHTTPClientTransport", ahc, { try await ahc.shutdown() })]
+        }()
+        for (name, transport, shutdown) in transports {
+            let client = HTTPClient(baseURL: baseURL, transport: transport)
+            let before = Memory.residentBytes()
+            Memory.resetPeak()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let response = try await client.stream(.get("/downloads/1GiB.bin") as Request<Void>)
+            var received = 0
+            for try await chunk in response.body { received += chunk.count }
+            let elapsed = clock.now - start
+            let peak = Memory.peakResidentBytes()
+            print(String(format: "  stream 1 GiB over %@: %.0f MiB/s, %d bytes, resident before %.1f MiB, peak %.1f MiB (growth %.1f MiB)",
+                         name, Double(received) / 1_048_576 / seconds(elapsed), received,
+                         Double(before) / 1_048_576, Double(peak) / 1_048_576, Double(max(0, peak - before)) / 1_048_576))
+            try await shutdown()
+        }
+    }
+}
+
+enum BenchmarkError: Error {
+    case wrongPayload
+}
+
+/// A shared atomic-enough counter for handing out request numbers.
+final class Counter: Sendable {
+    private let value = LockedInt()
+    func increment() -> Int { value.increment() }
+}
+
+final class LockedInt: @unchecked Sendable { // safety: `value` is only touched while holding `lock`
+    private let lock = NSLock()
+    private var value = 0
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
+
+/// Reads Linux's `/proc/net/tcp`: how many sockets (any state, TIME_WAIT
+/// included) have the server's port as their remote end — each is one
+/// connection a client opened within the last minute.
+enum TCPTable {
+    static func connectionCount(toPort port: Int) -> Int {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return -1 }
+        let hexPort = String(format: ":%04X", port)
+        return table.split(separator: "\n").dropFirst().filter { line in
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            return columns.count > 2 && columns[2].hasSuffix(hexPort)
+        }.count
+    }
+}
+
+/// Resident memory from `/proc/self/status` (Linux).
+enum Memory {
+    static func residentBytes() -> Int { field("VmRSS:") }
+    static func peakResidentBytes() -> Int { field("VmHWM:") }
+
+    /// Resets the peak (VmHWM) by writing 5 to /proc/self/clear_refs.
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    private static func field(_ name: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+}
