@@ -96,7 +96,7 @@ struct BearerAuthenticationTests {
             await #expect {
                 try await request.value
             } throws: { error in
-                guard case let .refreshFailed(underlying) = error as? AuthenticationError else { return false }
+                guard case let .authenticationFailed(.refreshFailed(underlying)) = error as? HTTPClientError else { return false }
                 return underlying is Failure
             }
         }
@@ -181,7 +181,7 @@ struct BearerAuthenticationTests {
         await #expect {
             try await send(apiRequest(.get, "/me"), through: [BearerAuthentication(provider: Broken())], to: transport)
         } throws: { error in
-            guard case .tokenUnavailable = error as? AuthenticationError else { return false }
+            guard case .authenticationFailed(.tokenUnavailable) = error as? HTTPClientError else { return false }
             return true
         }
     }

@@ -30,7 +30,7 @@ func streamedBody(_ text: String) -> HTTPBody {
     let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
     continuation.yield(Data(text.utf8))
     continuation.finish()
-    return HTTPBody(chunks: stream, length: nil)
+    return HTTPBody(stream, length: nil)
 }
 
 /// A `TestClock` that reports each sleep as it starts, so a test can wait for

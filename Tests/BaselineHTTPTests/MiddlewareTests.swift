@@ -10,7 +10,7 @@ struct MiddlewareTests {
     /// Appends its name to a header on the way in, and to another on the way out.
     struct Tracer: HTTPMiddleware {
         let name: String
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
             var request = request
             request.headerFields.append(HTTPField(name: HTTPField.Name("X-Trace")!, value: name))
             var (response, body) = try await next(request, body)
@@ -22,7 +22,7 @@ struct MiddlewareTests {
     /// Answers 503 once by replacing the response, then lets requests through.
     struct ReplaceFirst: HTTPMiddleware {
         let seen = LockedValue(0)
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
             let count = seen.withLock { count -> Int in
                 count += 1
                 return count

@@ -48,7 +48,7 @@ struct ValidationMiddlewareTests {
         await #expect {
             try await send(apiRequest(.get, "/x"), through: [ValidationMiddleware(acceptableContentTypes: [.json])], to: transport)
         } throws: { error in
-            guard case let .unacceptableContentType(type, head) = error as? ValidationError else { return false }
+            guard case let .unacceptableContentType(type, head) = error as? HTTPClientError else { return false }
             return type == "text/html" && head.status == .ok
         }
     }
@@ -58,7 +58,7 @@ struct ValidationMiddlewareTests {
         await #expect {
             try await send(apiRequest(.get, "/x"), through: [ValidationMiddleware(acceptableContentTypes: [.json])], to: transport)
         } throws: { error in
-            guard case .unacceptableContentType(nil, _) = error as? ValidationError else { return false }
+            guard case .unacceptableContentType(nil, _) = error as? HTTPClientError else { return false }
             return true
         }
     }

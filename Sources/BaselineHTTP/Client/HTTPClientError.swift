@@ -22,6 +22,11 @@ public enum HTTPClientError: Error, Sendable {
     case timedOut(after: Duration)
     /// The server redirected more times than the redirect policy allows.
     case tooManyRedirects(limit: Int)
+    /// The response's `Content-Type` (`nil` when it had none) is not one a
+    /// ``ValidationMiddleware`` accepts. The head keeps the status and header fields.
+    case unacceptableContentType(String?, HTTPResponse)
+    /// An authentication middleware could not get or refresh a token.
+    case authenticationFailed(AuthenticationError)
     /// A download's file could not be written or moved into place.
     case fileFailure(path: String, underlying: any Error)
 
@@ -30,9 +35,13 @@ public enum HTTPClientError: Error, Sendable {
         if case let .unacceptableStatus(head, _) = self { head.status } else { nil }
     }
 
-    /// The response head, where the server answered with an unacceptable status.
+    /// The response head, where the server answered with an unacceptable
+    /// status or content type.
     public var responseHead: HTTPResponse? {
-        if case let .unacceptableStatus(head, _) = self { head } else { nil }
+        switch self {
+        case let .unacceptableStatus(head, _), let .unacceptableContentType(_, head): head
+        default: nil
+        }
     }
 
     /// The response body, where the server answered with an unacceptable status.
@@ -64,6 +73,12 @@ extension HTTPClientError: CustomStringConvertible {
             "The request timed out after \(after)"
         case let .tooManyRedirects(limit):
             "More than \(limit) redirects"
+        case let .unacceptableContentType(contentType?, head):
+            "Unacceptable content type \(contentType) (status \(head.status.code))"
+        case let .unacceptableContentType(nil, head):
+            "The response has a body but no content type (status \(head.status.code))"
+        case let .authenticationFailed(error):
+            "Authentication failed: \(error)"
         case let .fileFailure(path, underlying):
             "Could not write \(path): \(underlying)"
         }

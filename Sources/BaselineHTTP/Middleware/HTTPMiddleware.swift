@@ -9,7 +9,7 @@ import HTTPTypes
 /// ```swift
 /// struct UserAgent: HTTPMiddleware {
 ///     var value: String
-///     func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+///     func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
 ///         var request = request
 ///         request.headerFields[.userAgent] = value
 ///         return try await next(request, body)
@@ -21,7 +21,7 @@ public protocol HTTPMiddleware: Sendable {
     typealias Next = @Sendable (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
 
     /// Handles one request, passing it on with `next`.
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody)
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody)
 }
 
 extension HTTPTransport {

@@ -49,7 +49,7 @@ struct RedirectMiddleware: HTTPMiddleware {
     /// Headers that carry credentials for one origin.
     static let credentialFields: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         var body = body
         var redirects = 0

@@ -1,4 +1,5 @@
-/// Why an authentication middleware could not authenticate a request.
+/// Why an authentication middleware could not authenticate a request; it
+/// reaches callers as ``HTTPClientError/authenticationFailed(_:)``.
 ///
 /// Task cancellation is never wrapped: it stays `CancellationError`.
 public enum AuthenticationError: Error, Sendable {

@@ -54,7 +54,7 @@ public struct BasicAuthentication: HTTPMiddleware {
         self.authenticates = authenticates
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         guard request.headerFields[.authorization] == nil, authenticates(request) else {
             return try await next(request, body)
         }

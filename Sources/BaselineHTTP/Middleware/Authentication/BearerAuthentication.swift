@@ -18,7 +18,7 @@ import HTTPTypes
 ///   refresh, or reuse its result if it already ended.
 /// - **No loop.** A request is retried at most once; a second 401 is returned
 ///   as it is (the client reports it as an unacceptable status).
-/// - **Failures reach every waiter** as ``AuthenticationError/refreshFailed(underlying:)``;
+/// - **Failures reach every waiter** as ``HTTPClientError/authenticationFailed(_:)`` (``AuthenticationError/refreshFailed(underlying:)``);
 ///   the next 401 tries again. Cancellation stays `CancellationError`, and a
 ///   cancelled request does not cancel the refresh others wait for.
 /// - A request whose body cannot be sent again (a stream) is not retried: its
@@ -51,7 +51,7 @@ public struct BearerAuthentication: HTTPMiddleware {
         self.authenticates = authenticates
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         guard request.headerFields[.authorization] == nil, authenticates(request),
               let token = try await currentToken()
         else { return try await next(request, body) }
@@ -69,7 +69,7 @@ public struct BearerAuthentication: HTTPMiddleware {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw AuthenticationError.tokenUnavailable(underlying: error)
+            throw HTTPClientError.authenticationFailed(.tokenUnavailable(underlying: error))
         }
     }
 

@@ -36,7 +36,7 @@ final class TokenRefresher: Sendable {
 
     /// The token to use instead of `rejected`.
     ///
-    /// - Throws: ``AuthenticationError/refreshFailed(underlying:)``, or
+    /// - Throws: ``HTTPClientError/authenticationFailed(_:)`` with ``AuthenticationError/refreshFailed(underlying:)``, or
     ///   `CancellationError` when the calling task is cancelled.
     func replacement(for rejected: String) async throws -> String {
         do {
@@ -51,7 +51,7 @@ final class TokenRefresher: Sendable {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw AuthenticationError.refreshFailed(underlying: error)
+            throw HTTPClientError.authenticationFailed(.refreshFailed(underlying: error))
         }
     }
 

@@ -77,7 +77,7 @@ public struct ResponseCache: HTTPMiddleware {
         self.now = now
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let key = Self.key(for: request)
         guard request.method == .get else {
             let (response, responseBody) = try await next(request, body)

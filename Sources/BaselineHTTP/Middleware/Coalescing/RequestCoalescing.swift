@@ -1,3 +1,4 @@
+import BaselineConcurrency
 import Foundation
 import HTTPTypes
 
@@ -24,10 +25,9 @@ import HTTPTypes
 /// ``ResponseCache``'s job).
 ///
 /// Cancellation: each caller can be cancelled on its own and then throws
-/// `CancellationError` at once; the others keep waiting. The call runs in the
-/// task of the caller that started it, though (a middleware's `next` cannot
-/// outlive its call), so when that caller is cancelled, its call stops and
-/// the longest-waiting other caller sends the request again, for everyone left.
+/// `CancellationError` at once; the others keep waiting. The shared call runs
+/// in a task of its own (a ``TaskCoalescer``), so it is cancelled only when
+/// every caller has been.
 ///
 /// Ordering: innermost, or just inside the cache, so that cache misses are
 /// coalesced, and inside authentication, so that header fields (the token)
@@ -40,7 +40,7 @@ public struct RequestCoalescing: HTTPMiddleware {
 
     /// The largest response body shared; larger ones fail for every caller.
     public let maximumBodySize: Int
-    private let calls = CallerLedCoalescer<HTTPRequest, Shared>()
+    private let calls = TaskCoalescer<HTTPRequest, Shared>()
 
     /// Creates the middleware.
     ///
@@ -49,10 +49,11 @@ public struct RequestCoalescing: HTTPMiddleware {
         self.maximumBodySize = maximumBodySize
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         guard request.method == .get || request.method == .head, body == nil || body?.knownLength == 0 else {
             return try await next(request, body)
         }
+        let maximumBodySize = self.maximumBodySize
         let shared = try await calls.value(for: request) {
             let (response, responseBody) = try await next(request, body)
             return Shared(response: response, body: try await responseBody.collect(upTo: maximumBodySize))
@@ -60,10 +61,10 @@ public struct RequestCoalescing: HTTPMiddleware {
         return (shared.response, HTTPBody(shared.body))
     }
 
-    /// How many callers are waiting for a call another caller sent.
+    /// How many callers are waiting for a shared call.
     public var waitingCount: Int { calls.waiterCount }
 
-    /// For tests: suspends until `count` callers wait for a call another caller sent.
+    /// For tests: suspends until `count` callers wait for shared calls.
     package func waitUntilWaiting(atLeast count: Int) async throws {
         try await calls.waitUntilWaiting(atLeast: count)
     }

@@ -52,7 +52,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         self.redaction = redacting
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let id = counter.withLock { count -> Int in
             count += 1
             return count

@@ -19,7 +19,7 @@ import HTTPTypes
 /// - Cancellation is never retried: it surfaces as `CancellationError`, also
 ///   while waiting between attempts.
 /// - `HTTPClientError.invalidRequest`, `.responseTooLarge` and `.decodingFailed`,
-///   ``ValidationError`` and ``AuthenticationError`` are not retried: another
+///   ``HTTPClientError/unacceptableContentType(_:_:)`` and ``HTTPClientError/authenticationFailed(_:)`` are not retried: another
 ///   attempt would end the same way.
 /// - When attempts run out, or `Retry-After` asks for longer than
 ///   ``RetryPolicy/maximumRetryAfter``, the last response is returned as it is
@@ -56,7 +56,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         self.now = now
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let mayRetry = policy.retryableMethods.contains(request.method) && body.isReplayable
         var attempt = 1
         while true {

@@ -69,13 +69,15 @@ public struct RetryPolicy: Sendable {
     /// Whether an error thrown by the rest of the chain is worth another attempt.
     func isRetryable(_ error: any Error) -> Bool {
         switch error {
-        case is CancellationError, is ValidationError, is AuthenticationError:
+        case is CancellationError:
             return false
         case let error as HTTPClientError:
             switch error {
-            case .transport: return retriesTransportErrors
+            case .transport, .timedOut: return retriesTransportErrors
             case let .unacceptableStatus(head, _): return retryableStatuses.contains(head.status.code)
-            case .invalidRequest, .decodingFailed, .responseTooLarge: return false
+            case .invalidRequest, .decodingFailed, .responseTooLarge, .tooManyRedirects,
+                 .unacceptableContentType, .authenticationFailed, .fileFailure:
+                return false
             }
         default:
             // A transport's own error (URLError and the like) that the client

@@ -19,7 +19,7 @@ import HTTPTypes
 ///   the chain itself must stop at a bad status (it cannot see a request's own
 ///   `acceptableStatusCodes`, so leave it `nil` when requests widen them).
 /// - A `Content-Type` outside ``acceptableContentTypes`` throws
-///   ``ValidationError/unacceptableContentType(_:_:)``. Responses without
+///   ``HTTPClientError/unacceptableContentType(_:_:)``. Responses without
 ///   content are not checked: a `HEAD` request's, 1xx, 204, 205 and 304
 ///   responses, and bodies known to be empty.
 ///
@@ -50,7 +50,7 @@ public struct ValidationMiddleware: HTTPMiddleware {
         self.maximumErrorBodySize = maximumErrorBodySize
     }
 
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let (response, responseBody) = try await next(request, body)
         if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status.code) {
             throw HTTPClientError.unacceptableStatus(response, body: try await errorDocument(responseBody))
@@ -62,7 +62,7 @@ public struct ValidationMiddleware: HTTPMiddleware {
             } ?? false
             guard accepted else {
                 await responseBody.releaseUnread()
-                throw ValidationError.unacceptableContentType(contentType, response)
+                throw HTTPClientError.unacceptableContentType(contentType, response)
             }
         }
         return (response, responseBody)
