@@ -108,4 +108,30 @@ struct URLSessionTransportTests {
         let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport(session: session))
         #expect(try await client.send(Request<String>.get("/")).value == "ok")
     }
+
+    @Test func aTruncatedBodyIsATransportError() async throws {
+        let server = try LoopbackSocketServer(
+            answer: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n0123456789"
+        )
+        defer { withExtendedLifetime(server) {} }
+        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
+        await #expect {
+            try await client.send(Request<Data>.get("/truncated"))
+        } throws: { error in
+            if case .transport = error as? HTTPClientError { true } else { false }
+        }
+    }
+
+    @Test func theTransportLeavesRedirectsToTheClient() async throws {
+        let server = try LoopbackSocketServer(
+            answer: "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Length: 5\r\nConnection: close\r\n\r\nmoved"
+        )
+        defer { withExtendedLifetime(server) {} }
+        var configuration = HTTPClient.Configuration(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
+        configuration.redirectPolicy = .never
+        let client = HTTPClient(configuration: configuration, transport: URLSessionTransport())
+        let response = try await client.send(Request<String>.get("/old").accepting(200..<400))
+        #expect(response.status == .found)
+        #expect(response.headerFields[.location] == "/elsewhere")
+    }
 }

@@ -52,6 +52,18 @@ public final class URLSessionTransport: HTTPTransport {
         if delegate != nil { session.finishTasksAndInvalidate() }
     }
 
+    /// Requests whose transfer has not ended yet (their body may still be
+    /// arriving). For diagnostics and leak checks: it returns to zero when
+    /// every request has completed or been cancelled.
+    public var activeTransferCount: Int { delegate?.activeCount ?? 0 }
+
+    /// Returns once no transfer is active: every request has completed or,
+    /// when cancelled, has been torn down by URLSession (which happens a
+    /// moment after the cancelled call returns).
+    public func waitUntilIdle() async {
+        await delegate?.waitUntilIdle()
+    }
+
     /// The configuration used by ``init(configuration:)`` when none is given.
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
@@ -160,6 +172,22 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     }
 
     private let routes = LockedValue<[Int: Route]>([:])
+    private let idleWaiters = LockedValue<[CheckedContinuation<Void, Never>]>([])
+
+    var activeCount: Int { routes.withLock { $0.count } }
+
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Checked and queued under the routes' lock, so a transfer ending
+            // in between cannot be missed.
+            let idle = routes.withLock { routes -> Bool in
+                if routes.isEmpty { return true }
+                idleWaiters.withLock { $0.append(continuation) }
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
 
     func register(_ task: Int, route: Route) {
         routes.withLock { $0[task] = route }
@@ -211,7 +239,12 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let route = routes.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let (removed, idle) = routes.withLock { routes -> (Route?, [CheckedContinuation<Void, Never>]) in
+            let route = routes.removeValue(forKey: task.taskIdentifier)
+            return (route, routes.isEmpty ? idleWaiters.withLock { waiters in defer { waiters = [] }; return waiters } : [])
+        }
+        for waiter in idle { waiter.resume() }
+        guard let route = removed else { return }
         if let error {
             route.head?.resume(throwing: error)
             let cancelled = (error as? URLError)?.code == .cancelled
