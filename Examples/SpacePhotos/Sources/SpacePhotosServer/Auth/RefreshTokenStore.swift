@@ -61,9 +61,6 @@ actor RefreshTokenStore {
         return (entry.subject, add(subject: entry.subject, chain: entry.chain, now: now))
     }
 
-    /// How many tokens (live and retired) are held.
-    var count: Int { entries.count }
-
     private func add(subject: String, chain: UInt64, now: Date) -> String {
         if entries.count >= sweepAt { sweep(now: now) }
         let token = TokenSigner.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })

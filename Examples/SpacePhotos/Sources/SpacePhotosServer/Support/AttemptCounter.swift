@@ -22,9 +22,6 @@ actor AttemptCounter {
         return count
     }
 
-    /// The number of keys held.
-    var keyCount: Int { entries.count }
-
     private func evict() {
         // Sorting a quarter of the table away at a time keeps the cost per
         // request constant on average.
