@@ -50,6 +50,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,6 +91,8 @@ let package = Package(
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
+                // SHA-256 to check what the upload endpoint reports.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The example app's HTTP server (Hummingbird 2): the login and member API of
-/// seed 000, and later the photo, fact, event and to-do endpoints.
+/// The example app's HTTP server (Hummingbird 2): the endpoints the example
+/// app and Baseline's HTTP tests talk to.
 ///
 /// Embed it with ``start()``, which binds a free loopback port and returns a
 /// ``RunningServer`` that you stop when done; or run it in the foreground with
@@ -16,6 +16,28 @@ import ServiceLifecycle
 /// defer { Task { await server.stop() } }
 /// let client = HTTPClient(baseURL: server.baseURL)
 /// ```
+///
+/// Endpoints (errors are always `{"error": {"code", "message"}}`):
+///
+/// - `GET /health` → `ok`.
+/// - `POST /auth/login` `{id, password}` → `{idToken, expiresIn, refreshToken}`;
+///   `POST /auth/refresh` `{refreshToken}` → the same, rotating the refresh token.
+/// - `GET /members/me` with `Authorization: Bearer <idToken>` → the member.
+/// - `GET /basic/profile` with `Authorization: Basic` → `{id, nickname}`;
+///   401 with a `WWW-Authenticate: Basic realm="spacephotos"` challenge otherwise.
+/// - `GET /facts/{n}` (`?delay=ms`, `?fail=true`) → a line of trivia.
+/// - `GET /dogs/random` (`?variant=0…3`) → a PNG, with `ETag` and `Cache-Control`.
+/// - `POST /uploads` (any body, or `multipart/form-data`) → 201 `{id, bytes, sha256, parts?}`
+///   and `Location`; 413 past ``Configuration/maxUploadBytes``. `GET /uploads/{id}` reads it back.
+/// - `GET /downloads/{name}` (`1MiB.bin`, `64MiB.bin`, `1GiB.bin`, or `x.bin?bytes=N`) →
+///   ``DownloadPattern`` bytes, streamed, with `Content-Length` and `ETag`.
+/// - `GET /events` (`?count`, `?interval` ms, `?from`, `?format=sse`), `GET /events/sse` →
+///   favourite-count events as NDJSON or Server-Sent Events.
+/// - `GET /redirect/{n}`, `GET /redirect-to?url=` (`?status=301…308`) → redirects;
+///   `GET /echo/headers` → the request's header fields.
+/// - `GET /flaky/{key}` (`?failures=N`, `?retryAfter=S`) → 503 with `Retry-After` N times, then 200.
+/// - `GET /slow?ms=N` → answers after N ms (at most 10 s).
+/// - `GET /json/items?count=N` → a fixed array of N small objects, for benchmarks.
 public struct ExampleServer: Sendable {
     public struct Configuration: Sendable {
         /// The address to bind; loopback unless you mean to expose it.
@@ -30,6 +52,17 @@ public struct ExampleServer: Sendable {
         public var tokenSigner: TokenSigner
         /// When ids are locked out after failed logins.
         public var rateLimit: LoginRateLimiter.Policy
+        /// How long a refresh token stays usable (it is also spent by its first use).
+        public var refreshTokenLifetime: Duration
+        /// The largest `POST /uploads` body, in bytes; larger ones get 413.
+        public var maxUploadBytes: Int
+        /// The pause between `GET /events` events when the request does not
+        /// say (`?interval=`): none by default, so tests run at full speed;
+        /// `spacephotos serve` paces them for people to watch.
+        public var eventInterval: Duration
+        /// How many keys `GET /flaky/{key}` counts attempts for before it
+        /// forgets the least recently used ones.
+        public var flakyKeyLimit: Int
         /// The server's idea of now (tests move it to expire tokens).
         public var now: @Sendable () -> Date
         /// The server's logger.
@@ -42,6 +75,10 @@ public struct ExampleServer: Sendable {
             passwordHasher: PasswordHasher = PasswordHasher(),
             tokenSigner: TokenSigner = .random(lifetime: .seconds(3600)),
             rateLimit: LoginRateLimiter.Policy = .init(),
+            refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+            maxUploadBytes: Int = 64 * 1024 * 1024,
+            eventInterval: Duration = .zero,
+            flakyKeyLimit: Int = 10_000,
             now: @escaping @Sendable () -> Date = { Date() },
             logger: Logger = ExampleServer.defaultLogger()
         ) {
@@ -51,6 +88,10 @@ public struct ExampleServer: Sendable {
             self.passwordHasher = passwordHasher
             self.tokenSigner = tokenSigner
             self.rateLimit = rateLimit
+            self.refreshTokenLifetime = refreshTokenLifetime
+            self.maxUploadBytes = maxUploadBytes
+            self.eventInterval = eventInterval
+            self.flakyKeyLimit = flakyKeyLimit
             self.now = now
             self.logger = logger
         }
@@ -123,16 +164,32 @@ public struct ExampleServer: Sendable {
         let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.get("health") { _, _ in "ok" }
+        // Shared by the login and Basic auth routes: both check passwords,
+        // so failures through either count towards one lockout.
+        let limiter = LoginRateLimiter(policy: configuration.rateLimit)
+        let decoyHash = try await hasher.hash(UUID().uuidString)
         AuthRoutes(
             accounts: accounts,
             hasher: hasher,
             signer: configuration.tokenSigner,
-            limiter: LoginRateLimiter(policy: configuration.rateLimit),
+            limiter: limiter,
+            refreshTokens: RefreshTokenStore(lifetime: configuration.refreshTokenLifetime),
             now: configuration.now,
-            decoyHash: try await hasher.hash(UUID().uuidString)
+            decoyHash: decoyHash
         ).add(to: router)
         MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now).add(to: router)
+        BasicAuthRoutes(accounts: accounts, hasher: hasher, limiter: limiter, now: configuration.now, decoyHash: decoyHash)
+            .add(to: router)
         FactRoutes().add(to: router)
+        DogRoutes().add(to: router)
+        UploadRoutes(limit: configuration.maxUploadBytes, ledger: UploadLedger()).add(to: router)
+        DownloadRoutes().add(to: router)
+        EventRoutes(defaultInterval: configuration.eventInterval).add(to: router)
+        RedirectRoutes().add(to: router)
+        EchoRoutes().add(to: router)
+        FlakyRoutes(counter: AttemptCounter(capacity: configuration.flakyKeyLimit)).add(to: router)
+        SlowRoutes().add(to: router)
+        ItemRoutes().add(to: router)
 
         return Application(
             router: router,

@@ -29,4 +29,23 @@ struct ModelTests {
         #expect(!"\(credentials)".contains("hunter2"))
         #expect("\(credentials)".contains("astro"))
     }
+
+    @Test func photoMetadataDecodesFromAnEventLine() throws {
+        let line = #"{"favoriteCount":1534,"id":"pale-blue-dot","title":"Pale Blue Dot"}"#
+        let metadata = try JSONDecoder().decode(PhotoMetadata.self, from: Data(line.utf8))
+        #expect(metadata == PhotoMetadata(id: "pale-blue-dot", title: "Pale Blue Dot", favoriteCount: 1534))
+        #expect(try JSONDecoder().decode(PhotoMetadata.self, from: JSONEncoder().encode(metadata)) == metadata)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(PhotoMetadata.self, from: Data(#"{"id":"x","title":"X","favoriteCount":"many"}"#.utf8))
+        }
+    }
+
+    @Test func refreshTokensNeverPrint() {
+        let token = RefreshToken(rawValue: "secret-refresh-value")
+        #expect(!"\(token)".contains("secret"))
+        #expect(!String(reflecting: token).contains("secret"))
+        var dumped = ""
+        dump(token, to: &dumped)
+        #expect(!dumped.contains("secret"))
+    }
 }

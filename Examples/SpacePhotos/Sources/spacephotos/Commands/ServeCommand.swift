@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "spacephotos.server")
         logger.logLevel = .info
-        let server = ExampleServer(configuration: .init(host: host, port: port, logger: logger))
+        // Paced event streams, so people can watch the counts change.
+        let server = ExampleServer(configuration: .init(host: host, port: port, eventInterval: .milliseconds(200), logger: logger))
         try await server.run { port in
             print("Serving on http://\(host):\(port) — demo login: \(DemoUser.demo.id) / \(DemoUser.demo.password)")
         }

@@ -1,0 +1,88 @@
+import Crypto
+import Foundation
+
+/// Issues and rotates refresh tokens: opaque random strings that buy a new
+/// ID token without the password, each usable once.
+///
+/// Rotation follows OAuth's advice for public clients: every refresh returns
+/// a new token and retires the old one. A retired token presented again
+/// means two parties hold the chain (one of them a thief), so the whole
+/// chain, its current token included, is revoked.
+///
+/// Only SHA-256 digests of tokens are kept, so the table leaks nothing usable.
+/// Entries go when they expire; retired ones are kept until then to spot reuse.
+actor RefreshTokenStore {
+    /// Why a refresh token was refused. One case: the client has to log in
+    /// again whatever the reason, and the reason is no business of an attacker.
+    enum Failure: Error, Equatable {
+        case invalid
+    }
+
+    private struct Entry {
+        var subject: String
+        var chain: UInt64
+        var expires: Date
+        var retired: Bool
+    }
+
+    /// How long a token stays usable.
+    let lifetime: Duration
+    private var entries: [Data: Entry] = [:]
+    /// The one live token of each chain.
+    private var liveToken: [UInt64: Data] = [:]
+    private var nextChain: UInt64 = 0
+    private var sweepAt = 1_024
+
+    init(lifetime: Duration) {
+        self.lifetime = lifetime
+    }
+
+    /// A new token for `subject`, starting a chain (at login).
+    func issue(for subject: String, now: Date) -> String {
+        nextChain += 1
+        return add(subject: subject, chain: nextChain, now: now)
+    }
+
+    /// Retires `token` and returns its subject with the next token of its chain.
+    func rotate(_ token: String, now: Date) throws(Failure) -> (subject: String, token: String) {
+        let key = Self.digest(token)
+        guard var entry = entries[key] else { throw .invalid }
+        guard entry.expires > now else {
+            revoke(chain: entry.chain)
+            throw .invalid
+        }
+        guard !entry.retired else {
+            // Reuse of a spent token: someone else has the chain. End it.
+            revoke(chain: entry.chain)
+            throw .invalid
+        }
+        entry.retired = true
+        entries[key] = entry
+        return (entry.subject, add(subject: entry.subject, chain: entry.chain, now: now))
+    }
+
+    private func add(subject: String, chain: UInt64, now: Date) -> String {
+        if entries.count >= sweepAt { sweep(now: now) }
+        let token = TokenSigner.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+        let key = Self.digest(token)
+        entries[key] = Entry(subject: subject, chain: chain, expires: now.addingTimeInterval(lifetime.seconds), retired: false)
+        liveToken[chain] = key
+        return token
+    }
+
+    private func revoke(chain: UInt64) {
+        if let live = liveToken.removeValue(forKey: chain) { entries[live] = nil }
+    }
+
+    /// Drops expired entries; the next sweep waits until the table has
+    /// doubled, so sweeping costs a constant amount per token on average.
+    private func sweep(now: Date) {
+        entries = entries.filter { $0.value.expires > now }
+        liveToken = liveToken.filter { entries[$0.value] != nil }
+        sweepAt = max(1_024, entries.count * 2)
+    }
+
+    private static func digest(_ token: String) -> Data {
+        Data(SHA256.hash(data: Data(token.utf8)))
+    }
+}

@@ -1,0 +1,64 @@
+import BaselineHTTP
+import Foundation
+import HTTPTypes
+import SpacePhotosServer
+import Testing
+
+@Suite("GET /downloads/{name}: large generated files", .timeLimit(.minutes(1)))
+struct DownloadIntegrationTests {
+    @Test func aMebibyteArrivesWholeAndMatchesTheGenerator() async throws {
+        try await withServer { server in
+            let response = try await server.client.send(Request<Data>.get("/downloads/1MiB.bin"))
+            #expect(response.status == .ok)
+            #expect(response.headerFields[.contentType] == "application/octet-stream")
+            #expect(response.headerFields[.contentLength] == "1048576")
+            #expect(response.headerFields[.eTag] == "\"download-v1-1048576\"")
+            #expect(response.body.count == 1_048_576)
+            let expected = DownloadPattern.bytes(in: 0..<1_048_576)
+            #expect(PNGInspector.crc32([UInt8](response.body)) == PNGInspector.crc32(expected))
+            #expect(response.body == Data(expected))
+        }
+    }
+
+    @Test func theContentDependsOnlyOnTheOffset() async throws {
+        try await withServer { server in
+            let small = try await server.client.send(Request<Data>.get("/downloads/sample.bin", query: [URLQueryItem(name: "bytes", value: "100000")]))
+            let kib = try await server.client.send(Request<Data>.get("/downloads/256KiB.bin"))
+            #expect(small.body.count == 100_000)
+            #expect(kib.body.count == 256 * 1024)
+            #expect(small.body == kib.body.prefix(100_000))
+            // Past the pattern's period it repeats, without restarting at a chunk boundary.
+            let period = DownloadPattern.period
+            #expect(DownloadPattern.bytes(in: period..<(period + 1_000)) == DownloadPattern.bytes(in: 0..<1_000))
+            #expect(DownloadPattern.bytes(in: 65_536..<65_600) != DownloadPattern.bytes(in: 0..<64))
+            let empty = try await server.client.send(Request<Data>.get("/downloads/empty.bin", query: [URLQueryItem(name: "bytes", value: "0")]))
+            #expect(empty.body.isEmpty)
+        }
+    }
+
+    @Test func aMatchingETagGets304() async throws {
+        try await withServer { server in
+            let response = try await server.client.answer(.get("/downloads/1MiB.bin", headerFields: [.ifNoneMatch: "\"download-v1-1048576\""]))
+            #expect(response.status == .notModified)
+            #expect(response.body.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["photo.png", "1MB.bin", "5GiB.bin", "MiB.bin", "12345678901GiB.bin", "1MiB.bin.bak"])
+    func anUnknownNameIs404(name: String) async throws {
+        try await withServer { server in
+            let response = try await server.client.answer(.get("/downloads/\(name)"))
+            #expect(response.status == .notFound)
+            #expect(response.serverError?.code == "not_found")
+        }
+    }
+
+    @Test(arguments: ["-1", "4294967297", "lots"])
+    func anOutOfRangeSizeIsABadRequest(bytes: String) async throws {
+        try await withServer { server in
+            let response = try await server.client.answer(.get("/downloads/x.bin", query: [URLQueryItem(name: "bytes", value: bytes)]))
+            #expect(response.status == .badRequest)
+            #expect(response.serverError?.code == "bad_request")
+        }
+    }
+}

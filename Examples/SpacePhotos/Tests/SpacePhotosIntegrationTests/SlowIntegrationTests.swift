@@ -1,0 +1,46 @@
+import BaselineHTTP
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("GET /slow?ms=N: a deliberately slow answer", .timeLimit(.minutes(1)))
+struct SlowIntegrationTests {
+    struct Answer: Decodable {
+        var milliseconds: Int
+    }
+
+    @Test func itAnswersAfterTheDelay() async throws {
+        try await withServer { server in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let answer = try await server.client.send(Request<Answer>.get("/slow", query: [URLQueryItem(name: "ms", value: "50")])).value
+            #expect(answer.milliseconds == 50)
+            #expect(clock.now - start >= .milliseconds(50))
+        }
+    }
+
+    @Test func aCancelledRequestEndsAtOnceAndDoesNotHoldUpShutdown() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await withServer { server in
+            let client = server.client
+            let request = Task {
+                try await client.send(Request<Answer>.get("/slow", query: [URLQueryItem(name: "ms", value: "10000")]))
+            }
+            request.cancel()
+            await #expect(throws: CancellationError.self) { try await request.value }
+        }
+        // Stopping the server did not wait out the 10 s the request asked for:
+        // the server's wait ends on disconnect and on shutdown.
+        #expect(clock.now - start < .seconds(8))
+    }
+
+    @Test(arguments: ["10001", "-1", "soon"])
+    func anOutOfRangeDelayIsABadRequest(ms: String) async throws {
+        try await withServer { server in
+            let response = try await server.client.answer(.get("/slow", query: [URLQueryItem(name: "ms", value: ms)]))
+            #expect(response.status == .badRequest)
+            #expect(response.serverError?.code == "bad_request")
+        }
+    }
+}
