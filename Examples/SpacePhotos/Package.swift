@@ -16,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Baseline", path: "../.."),
+        .package(name: "BaselineAsyncHTTPClient", path: "../../Transports/AsyncHTTPClient"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
@@ -85,6 +86,8 @@ let package = Package(
         .testTarget(
             name: "SpacePhotosIntegrationTests",
             dependencies: [
+                .product(name: "BaselineAsyncHTTPClient", package: "BaselineAsyncHTTPClient"),
+                .product(name: "Clocks", package: "swift-clocks"),
                 "SpacePhotosCore",
                 "SpacePhotosServer",
                 .product(name: "BaselineConcurrency", package: "Baseline"),

@@ -1,6 +1,7 @@
 import BaselineAsyncHTTPClient
 import BaselineConcurrency
 import BaselineHTTP
+import BaselineTesting
 import Clocks
 import Crypto
 import Foundation
@@ -80,7 +81,7 @@ struct TransportConformanceTests {
     func reportsAnUnacceptableStatusWithTheServersErrorDocument(_ kind: TransportKind) async throws {
         try await withServer { server in
             try await kind.with { transport in
-                await #expect {
+                _ = await #expect {
                     try await client(server, transport).send(Request<Void>.get("/downloads/nothing-here"))
                 } throws: { error in
                     let error = error as? HTTPClientError
@@ -242,10 +243,26 @@ struct TransportConformanceTests {
     }
 
     @Test(arguments: TransportKind.allCases)
-    func answersABasicAuthChallenge(_ kind: TransportKind) async throws {
+    func sendsBasicCredentials(_ kind: TransportKind) async throws {
         struct Profile: Decodable { var id: String }
         try await withServer { server in
             try await kind.with { transport in
+                let basic = BasicAuthentication(username: "astro", password: "stardust-42")
+                let profile = try await client(server, transport, middleware: [basic]).send(Request<Profile>.get("/basic/profile"))
+                #expect(profile.value.id == "astro")
+            }
+        }
+    }
+
+    /// Only on AsyncHTTPClient: FoundationNetworking (Swift 6.3.1) never
+    /// completes a task whose response is a 401 with `WWW-Authenticate: Basic`
+    /// when no credential is offered (swift-corelibs-foundation #5456), so
+    /// the challenge cannot reach the middleware there; `sends: .always`
+    /// (above) avoids the challenge.
+    @Test func answersABasicAuthChallenge() async throws {
+        struct Profile: Decodable { var id: String }
+        try await withServer { server in
+            try await TransportKind.asyncHTTPClient.with { transport in
                 await #expect {
                     try await client(server, transport).send(Request<Profile>.get("/basic/profile"))
                 } throws: { error in
@@ -316,7 +333,8 @@ struct TransportConformanceTests {
                     #expect(session.activeTransferCount == 0)
                 }
                 // The transport still works afterwards.
-                #expect(try await client.send(Request<[Item]>.get("/json/items")).value.count == 20)
+                let items = try await client.send(Request<[Item]>.get("/json/items")).value
+                #expect(items.count == 20)
             }
         }
     }

@@ -19,7 +19,10 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
             self.init(status: head.status, headerFields: head.headerFields)
         case let .transport(underlying):
             self = .networkUnreachable(reason: "\(underlying)")
-        case .decodingFailed, .responseTooLarge, .invalidRequest:
+        case let .timedOut(after):
+            self = .networkUnreachable(reason: "no answer within \(after)")
+        case .decodingFailed, .responseTooLarge, .invalidRequest, .tooManyRedirects,
+             .unacceptableContentType, .authenticationFailed, .fileFailure:
             // The body may hold the token: say what went wrong, not what came.
             self = .server(status: nil)
         }
