@@ -32,21 +32,8 @@ extension Response<Data> {
 extension RunningServer {
     /// A client that does not follow redirects, so tests see the 3xx itself.
     var nonRedirectingClient: HTTPClient {
-        let session = URLSession(configuration: URLSessionTransport.defaultConfiguration(), delegate: RedirectRefuser(), delegateQueue: nil)
-        return HTTPClient(baseURL: baseURL, transport: URLSessionTransport(session: session))
-    }
-}
-
-/// Answers every redirect with "don't follow": the task completes with the
-/// redirect response.
-final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
+        var configuration = HTTPClient.Configuration(baseURL: baseURL)
+        configuration.redirectPolicy = .never
+        return HTTPClient(configuration: configuration, transport: URLSessionTransport())
     }
 }
