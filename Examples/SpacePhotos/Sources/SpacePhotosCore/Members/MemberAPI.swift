@@ -17,4 +17,10 @@ public struct MemberAPI: Sendable {
     public func me(token: IDToken) async throws -> User {
         try await client.send(Request<User>.get("/members/me", headerFields: [.authorization: "Bearer \(token.rawValue)"])).value
     }
+
+    /// The signed-in member, with the token the client's
+    /// ``BearerAuthentication`` middleware adds (and refreshes on a 401).
+    public func me() async throws -> User {
+        try await client.send(Request<User>.get("/members/me")).value
+    }
 }
