@@ -26,6 +26,7 @@ struct DemoCommand: AsyncParsableCommand {
         narrator.title("SpacePhotos demo — embedded server at \(server.baseURL.absoluteString)")
         do {
             try await LoginDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
+            try await HTTPTourDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
             try await TodoDemo(dataDirectory: scratch, narrator: narrator).run()
             try await FactCounterDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
         } catch {

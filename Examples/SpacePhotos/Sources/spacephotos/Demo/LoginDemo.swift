@@ -14,7 +14,15 @@ struct LoginDemo {
     func run() async throws {
         let client = HTTPClient(baseURL: baseURL)
         let store = IDTokenStore(fileURL: dataDirectory.appendingPathComponent("id-token.json"))
-        let auth = AuthService(authAPI: AuthAPI(client: client), memberAPI: MemberAPI(client: client), store: store)
+        let tokens = SessionTokens(
+            idTokens: store,
+            refreshTokenFile: dataDirectory.appendingPathComponent("refresh-token.json"),
+            authAPI: AuthAPI(client: client)
+        )
+        // Member requests carry the token through the authentication
+        // middleware, which refreshes it once when the server rejects it.
+        let memberClient = HTTPClient(baseURL: baseURL, middleware: [BearerAuthentication(provider: tokens)])
+        let auth = AuthService(authAPI: AuthAPI(client: client), memberAPI: MemberAPI(client: memberClient), tokens: tokens)
         let demo = DemoUser.demo
 
         narrator.section("Login (seed 000)")
@@ -40,6 +48,17 @@ struct LoginDemo {
         narrator.section("Member profile")
         let member = try await auth.currentMember()
         narrator.result("\(member.nickname) (id \(member.id)), born \(member.birthday.formatted(.iso8601.year().month().day()))")
+
+        narrator.section("An expired token, refreshed by the middleware")
+        try await store.update(IDToken(rawValue: "v1.expired.token"))
+        let members = MemberAPI(client: memberClient)
+        let again = try await withThrowingTaskGroup(of: User.self) { group in
+            for _ in 0..<5 { group.addTask { try await members.me() } }
+            var users: [User] = []
+            for try await user in group { users.append(user) }
+            return users
+        }
+        narrator.result("5 concurrent requests got 401, then \(again.count) profiles after \(await tokens.refreshCount) refresh via POST /auth/refresh.")
 
         narrator.section("A wrong password")
         model.password = "not-the-password"
