@@ -33,6 +33,11 @@ enum HTTPBenchmarks {
     }
 
     static func run(arguments: Set<String>) async throws {
+        if arguments.contains("http-stream"), let external = ProcessInfo.processInfo.environment["BASELINE_SERVER_URL"].flatMap(URL.init(string:)) {
+            // A `spacephotos serve` in another process: the peak is the client's alone.
+            try await streamingDownload(baseURL: external)
+            return
+        }
         let server = try await ExampleServer().start()
         defer { Task { await server.stop() } }
         print("HTTP (GET /json/items?count=20 + JSON decode, server on loopback in this process)")
@@ -42,6 +47,10 @@ enum HTTPBenchmarks {
         components.queryItems = [query]
         guard let itemsURL = components.url else { return }
 
+        if arguments.contains("http-stream") {
+            try await streamingDownload(baseURL: server.baseURL)
+            return
+        }
         let requestsPerRun = arguments.contains("http-quick") ? 2_000 : 10_000
         for concurrency in [1, 8, 64] {
             let variants = try makeVariants(baseURL: server.baseURL, itemsURL: itemsURL, concurrency: concurrency)
@@ -70,13 +79,17 @@ enum HTTPBenchmarks {
     static func makeVariants(baseURL: URL, itemsURL: URL, concurrency: Int) throws -> [Variant] {
         let decoder = JSONDecoder()
         // Raw URLSession with the same configuration the transport uses.
-        let rawSession = URLSession(configuration: URLSessionTransport.defaultConfiguration())
+        let sessionConfiguration = URLSessionTransport.defaultConfiguration()
+        if let limit = ProcessInfo.processInfo.environment["URLSESSION_MAX_CONNECTIONS"].flatMap(Int.init) {
+            sessionConfiguration.httpMaximumConnectionsPerHost = limit
+        }
+        let rawSession = URLSession(configuration: sessionConfiguration)
         let raw = Variant(name: "URLSession (raw)", fetch: {
             let (data, _) = try await rawSession.data(from: itemsURL)
             return try decoder.decode([Item].self, from: data).count
         }, shutdown: { rawSession.finishTasksAndInvalidate() })
 
-        let sessionTransport = URLSessionTransport()
+        let sessionTransport = URLSessionTransport(configuration: sessionConfiguration)
         let overSession = HTTPClient(baseURL: baseURL, transport: sessionTransport)
         let request = Request<[Item]>.get("/json/items", query: [URLQueryItem(name: "count", value: "20")])
         let baselineSession = Variant(name: "Baseline/URLSessionTransport", fetch: {
@@ -128,6 +141,7 @@ enum HTTPBenchmarks {
     static func measure(_ variant: Variant, requests: Int, concurrency: Int, port: Int) async throws -> Throughput {
         let clock = ContinuousClock()
         let next = Counter()
+        let fetch = variant.fetch
         let connectionsBefore = TCPTable.connectionCount(toPort: port)
         let start = clock.now
         let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
@@ -136,7 +150,7 @@ enum HTTPBenchmarks {
                     var latencies: [Duration] = []
                     while next.increment() <= requests {
                         let begin = clock.now
-                        guard try await variant.fetch() == 20 else { throw BenchmarkError.wrongPayload }
+                        guard try await fetch() == 20 else { throw BenchmarkError.wrongPayload }
                         latencies.append(clock.now - begin)
                     }
                     return latencies

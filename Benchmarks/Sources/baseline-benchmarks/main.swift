@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [http] [http-quick]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [http] [http-quick] [http-stream]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -17,7 +17,7 @@ if wants("store") {
     try await StoreBenchmarks.run()
 }
 
-if wants("http") || selected.contains("http-quick") {
+if wants("http") || selected.contains("http-quick") || selected.contains("http-stream") {
     try await HTTPBenchmarks.run(arguments: selected)
 }
 
