@@ -23,9 +23,11 @@ final class LoopbackSocketServer: Sendable {
     /// written before the client went away (all of them if it read to the end).
     let answerWritten: AsyncStream<Int>
     private let listener: Int32
-    /// Closing twice would close whatever socket reused the number meanwhile
-    /// (another test's, running in parallel): close exactly once.
-    private let isClosed = LockedValue(false)
+    /// Whether the listener is open. Touching the descriptor after it was
+    /// closed would hit whatever socket reused the number meanwhile (another
+    /// test's, running in parallel), so `shutdown` and `close` both happen
+    /// under this lock, after checking it.
+    private let isClosed: LockedValue<Bool>
 
     convenience init(answer: String?) throws {
         try self.init(answerBytes: answer.map { Array($0.utf8) })
@@ -60,12 +62,20 @@ final class LoopbackSocketServer: Sendable {
         let (written, writtenSink) = AsyncStream.makeStream(of: Int.self)
         answerWritten = written
         listener = fd
+        let closed = LockedValue(false)
+        isClosed = closed
         Thread.detachNewThread {
             // This thread closes the listener, after `accept` returns (which
             // `shutdownListener` forces): closing it anywhere else could let
             // another test's socket reuse the number before this `accept` runs.
-            let connection = accept(fd, nil, nil)
-            close(fd)
+            // Signals (SIGCHLD from another test's child process) interrupt
+            // blocking calls: retry them rather than take EINTR for an end.
+            var connection: Int32
+            repeat { connection = accept(fd, nil, nil) } while connection < 0 && errno == EINTR
+            closed.withLock { isClosed in
+                isClosed = true
+                close(fd)
+            }
             guard connection >= 0 else {
                 sink.finish()
                 writtenSink.finish()
@@ -75,7 +85,7 @@ final class LoopbackSocketServer: Sendable {
             var buffer = [UInt8](repeating: 0, count: 4096)
             // Read until the end of the head; the body, if any, may come in the same read.
             while !Self.containsEndOfHead(received) {
-                let count = read(connection, &buffer, buffer.count)
+                let count = Self.readRetrying(connection, &buffer)
                 if count <= 0 { break }
                 received += buffer[0..<count]
             }
@@ -83,16 +93,23 @@ final class LoopbackSocketServer: Sendable {
             if let answer {
                 writtenSink.yield(Self.writeAll(answer, to: connection))
                 writtenSink.finish()
-                if holdOpen { while read(connection, &buffer, buffer.count) > 0 {} }
+                if holdOpen { while Self.readRetrying(connection, &buffer) > 0 {} }
                 close(connection)
             } else {
                 // Stay silent until the client gives up and closes its end.
-                while read(connection, &buffer, buffer.count) > 0 {}
+                while Self.readRetrying(connection, &buffer) > 0 {}
                 close(connection)
                 writtenSink.finish()
             }
             sink.finish()
         }
+    }
+
+    /// `read`, retried when a signal interrupts it.
+    private static func readRetrying(_ connection: Int32, _ buffer: inout [UInt8]) -> Int {
+        var count: Int
+        repeat { count = read(connection, &buffer, buffer.count) } while count < 0 && errno == EINTR
+        return count
     }
 
     /// Writes until done or until the client goes away (no SIGPIPE then);
@@ -109,6 +126,7 @@ final class LoopbackSocketServer: Sendable {
         bytes.withUnsafeBytes { buffer in
             while offset < buffer.count {
                 let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, flags)
+                if sent < 0, errno == EINTR { continue }
                 if sent <= 0 { return }
                 offset += sent
             }
@@ -130,12 +148,11 @@ final class LoopbackSocketServer: Sendable {
 
     /// Wakes the accepting thread, which then closes the listener.
     func shutdownListener() {
-        let alreadyShut = isClosed.withLock { closed in
-            defer { closed = true }
-            return closed
+        isClosed.withLock { closed in
+            // Under the lock: the accepting thread cannot close (and the
+            // number be reused) between this check and the shutdown.
+            if !closed { shutdown(listener, Int32(SHUT_RDWR)) }
         }
-        guard !alreadyShut else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
     }
 
     deinit {

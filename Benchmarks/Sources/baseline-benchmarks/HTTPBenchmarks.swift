@@ -89,6 +89,16 @@ enum HTTPBenchmarks {
             return try decoder.decode([Item].self, from: data).count
         }, shutdown: { rawSession.finishTasksAndInvalidate() })
 
+        // Raw URLSession through a data delegate (what a streaming client needs
+        // on Linux, where there is no bytes(for:)): separates the delegate
+        // mechanism's cost from Baseline's own.
+        let delegateCollector = DelegateCollector()
+        let delegateSession = URLSession(configuration: sessionConfiguration, delegate: delegateCollector, delegateQueue: nil)
+        let rawDelegate = Variant(name: "URLSession (raw, data delegate)", fetch: {
+            let data = try await delegateCollector.fetch(itemsURL, on: delegateSession)
+            return try decoder.decode([Item].self, from: data).count
+        }, shutdown: { delegateSession.finishTasksAndInvalidate() })
+
         let sessionTransport = URLSessionTransport(configuration: sessionConfiguration)
         let overSession = HTTPClient(baseURL: baseURL, transport: sessionTransport)
         let request = Request<[Item]>.get("/json/items", query: [URLQueryItem(name: "count", value: "20")])
@@ -115,7 +125,7 @@ enum HTTPBenchmarks {
             try await overAHC.send(request).value.count
         }, shutdown: { try await ahcTransport.shutdown() })
 
-        return [raw, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
+        return [raw, rawDelegate, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
     }
 
     static func fetchRaw(_ client: AsyncHTTPClient.HTTPClient, _ url: URL, _ decoder: JSONDecoder) async throws -> Int {
@@ -245,5 +255,35 @@ enum Memory {
               let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         else { return 0 }
         return kilobytes * 1024
+    }
+}
+
+/// A minimal data delegate that gathers each task's body and resumes its
+/// caller at completion: the least a delegate-based client can do.
+final class DelegateCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable { // safety: `pending` is only touched while holding `lock`
+    private let lock = NSLock()
+    private var pending: [Int: (data: Data, continuation: CheckedContinuation<Data, any Error>)] = [:]
+
+    func fetch(_ url: URL, on session: URLSession) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: url)
+            lock.lock()
+            pending[task.taskIdentifier] = (Data(), continuation)
+            lock.unlock()
+            task.resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        pending[dataTask.taskIdentifier]?.data.append(data)
+        lock.unlock()
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock()
+        let entry = pending.removeValue(forKey: task.taskIdentifier)
+        lock.unlock()
+        if let error { entry?.continuation.resume(throwing: error) } else { entry.map { $0.continuation.resume(returning: $0.data) } }
     }
 }
