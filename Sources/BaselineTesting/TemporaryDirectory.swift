@@ -8,7 +8,9 @@ import Foundation
 ///
 /// ```swift
 /// @Suite struct TodoFileTests {
-///     let directory = try TemporaryDirectory()
+///     let directory: TemporaryDirectory
+///     init() throws { directory = try TemporaryDirectory() }
+///
 ///     @Test func savesToDisk() async throws {
 ///         let url = directory.url.appendingPathComponent("todos.sqlite")
 ///         …

@@ -16,15 +16,7 @@ struct TodoCommand: AsyncParsableCommand {
         var database: String?
 
         var databaseURL: URL {
-            if let database { return URL(fileURLWithPath: database) }
-            let environment = ProcessInfo.processInfo.environment
-            let dataHome: URL
-            if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-                dataHome = URL(fileURLWithPath: xdg)
-            } else {
-                dataHome = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-            }
-            return dataHome.appendingPathComponent("spacephotos/todos.sqlite")
+            database.map { URL(fileURLWithPath: $0) } ?? AppDirectories.data.appendingPathComponent("todos.sqlite")
         }
 
         /// The repository on the database, or a clear message (and exit 1) when

@@ -1,0 +1,40 @@
+import BaselineHTTP
+import Foundation
+
+/// The catalog endpoints of the example server.
+public struct PhotoAPI: Sendable {
+    public let client: HTTPClient
+
+    public init(client: HTTPClient) {
+        self.client = client
+    }
+
+    /// The photo of `date`'s day (`GET /photos?date=yyyy-MM-dd`).
+    ///
+    /// - Parameter serverOptions: Query items for the server's test knobs
+    ///   (`delay`, `fail`), for demos and tests.
+    public func photo(on date: Date, serverOptions: [URLQueryItem] = []) async throws -> SpacePhoto {
+        let query = [URLQueryItem(name: "date", value: PhotoDay.string(from: date))] + serverOptions
+        return try await client.send(Request<SpacePhoto>.get("/photos", query: query)).value
+    }
+
+    /// `count` distinct random days that have a photo (`GET /photos/dates`);
+    /// the same `seed` gives the same days.
+    public func randomDates(count: Int, seed: UInt64? = nil) async throws -> [Date] {
+        var query = [URLQueryItem(name: "count", value: String(count))]
+        if let seed { query.append(URLQueryItem(name: "seed", value: String(seed))) }
+        let days = try await client.send(Request<[String]>.get("/photos/dates", query: query)).value
+        return try days.map { day in
+            guard let date = PhotoDay.date(from: day) else {
+                throw HTTPClientError.decodingFailed(underlying: PhotoDayError(text: day), bodyExcerpt: day)
+            }
+            return date
+        }
+    }
+}
+
+/// The server sent a day that is not `yyyy-MM-dd`.
+public struct PhotoDayError: Error, Sendable, CustomStringConvertible {
+    public var text: String
+    public var description: String { "\"\(text)\" is not a day written yyyy-MM-dd" }
+}

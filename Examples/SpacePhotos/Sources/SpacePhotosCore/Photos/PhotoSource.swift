@@ -1,0 +1,33 @@
+import BaselineHTTP
+import Foundation
+
+/// Where the catalog's photos come from: a struct of closures, so tests swap
+/// the live server for calls they control.
+public struct PhotoSource: Sendable {
+    /// `count` distinct days that have a photo.
+    public var randomDates: @Sendable (_ count: Int) async throws -> [Date]
+    /// The photo of a day.
+    public var photo: @Sendable (_ date: Date) async throws -> SpacePhoto
+
+    public init(
+        randomDates: @escaping @Sendable (_ count: Int) async throws -> [Date],
+        photo: @escaping @Sendable (_ date: Date) async throws -> SpacePhoto
+    ) {
+        self.randomDates = randomDates
+        self.photo = photo
+    }
+}
+
+extension PhotoSource {
+    /// The example server's catalog endpoints.
+    ///
+    /// - Parameter serverOptions: Query items for the server's test knobs on
+    ///   each photo request (`delay`, `fail`), for demos.
+    public static func live(client: HTTPClient, serverOptions: [URLQueryItem] = []) -> PhotoSource {
+        let api = PhotoAPI(client: client)
+        return PhotoSource(
+            randomDates: { count in try await api.randomDates(count: count) },
+            photo: { date in try await api.photo(on: date, serverOptions: serverOptions) }
+        )
+    }
+}

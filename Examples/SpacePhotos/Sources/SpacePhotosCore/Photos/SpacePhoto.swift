@@ -1,0 +1,71 @@
+import Foundation
+
+/// One day's entry in the space photo catalog (seed 004's `SpacePhoto`).
+///
+/// The JSON is the seed's: `title`, `explanation` (read into
+/// ``description``), `date` as `yyyy-MM-dd` and the image's `url`.
+///
+/// ```json
+/// {"title": "Orion at Dusk", "explanation": "…", "date": "2024-03-15",
+///  "url": "http://localhost:8080/images/nebula-03.jpg"}
+/// ```
+///
+/// A photo is identified by its date: the catalog has one photo a day.
+public struct SpacePhoto: Sendable, Hashable, Identifiable {
+    /// The photo's title.
+    public var title: String
+    /// What the photo shows (the JSON's `explanation`).
+    public var description: String
+    /// The day the photo was added to the catalog: midnight UTC of that day.
+    public var date: Date
+    /// The image.
+    public var url: URL
+
+    public var id: Date { date }
+
+    public init(title: String, description: String, date: Date, url: URL) {
+        self.title = title
+        self.description = description
+        self.date = date
+        self.url = url
+    }
+
+    /// The date as the JSON writes it, `yyyy-MM-dd`.
+    public var day: String { PhotoDay.string(from: date) }
+}
+
+extension SpacePhoto: Codable {
+    enum CodingKeys: String, CodingKey {
+        case title
+        case description = "explanation"
+        case date
+        case url
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        description = try container.decode(String.self, forKey: .description)
+        // Parsed here, not by the decoder's date strategy: the format is part
+        // of the type, whatever decoder the client happens to use.
+        let day = try container.decode(String.self, forKey: .date)
+        guard let date = PhotoDay.date(from: day) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .date, in: container,
+                debugDescription: "Expected a date as yyyy-MM-dd, got \"\(day)\""
+            )
+        }
+        self.date = date
+        url = try container.decode(URL.self, forKey: .url)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // All four keys, so a photo survives a round trip (the seed's encoder
+        // forgot the URL).
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(description, forKey: .description)
+        try container.encode(day, forKey: .date)
+        try container.encode(url, forKey: .url)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+/// A photo the user saved: the catalog entry and, stored beside it, its image.
+///
+/// The image's bytes are not part of this value — a list of saved photos
+/// would otherwise load every image; ``SavedPhotoRepository/imageData(for:)``
+/// reads them when they are shown.
+public struct SavedPhoto: Sendable, Hashable, Identifiable {
+    /// The catalog entry.
+    public var photo: SpacePhoto
+    /// The image's media type (`image/png`, `image/jpeg`).
+    public var mediaType: String
+    /// The image's size in bytes.
+    public var imageByteCount: Int
+    /// When it was saved.
+    public var savedAt: Date
+
+    public var id: Date { photo.id }
+
+    public init(photo: SpacePhoto, mediaType: String, imageByteCount: Int, savedAt: Date) {
+        self.photo = photo
+        self.mediaType = mediaType
+        self.imageByteCount = imageByteCount
+        self.savedAt = savedAt
+    }
+}
+
+extension SavedPhoto: FetchableRecord {
+    static let databaseTableName = "saved_photo"
+
+    public init(row: Row) throws {
+        let day: String = row["day"]
+        let urlString: String = row["url"]
+        guard let date = PhotoDay.date(from: day), let url = URL(string: urlString) else {
+            throw SavedPhotoError.damagedRecord(day: day)
+        }
+        photo = SpacePhoto(title: row["title"], description: row["explanation"], date: date, url: url)
+        mediaType = row["mediaType"]
+        imageByteCount = row["imageByteCount"]
+        savedAt = row["savedAt"]
+    }
+}
+
+/// Why saving, unsaving or reading a saved photo failed.
+public enum SavedPhotoError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A row of the database could not be read back as a photo.
+    case damagedRecord(day: String)
+    /// The image that was to be saved is empty.
+    case emptyImage
+
+    public var description: String {
+        switch self {
+        case let .damagedRecord(day): "The saved photo of \(day) is damaged."
+        case .emptyImage: "The photo's image is empty; nothing was saved."
+        }
+    }
+}

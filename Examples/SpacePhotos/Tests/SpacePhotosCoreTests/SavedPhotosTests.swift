@@ -1,0 +1,136 @@
+import BaselineConcurrency
+import BaselinePersistence
+import BaselineTesting
+import Foundation
+import SpacePhotosCore
+import Testing
+
+@MainActor
+@Suite("SavedPhotos", .timeLimit(.minutes(1)))
+struct SavedPhotosTests {
+    struct Image: Sendable {
+        var data: Data
+        var mediaType: String
+    }
+
+    let directory: TemporaryDirectory
+    /// The image downloads, each suspended until the test answers it.
+    let download = ControllableCall<URL, Image>()
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    static let photo = SpacePhoto(
+        title: "The Pillars", description: "Columns of gas and dust.",
+        date: Date(timeIntervalSince1970: 1_710_460_800),
+        url: URL(fileURLWithPath: "/images/pillars.png")
+    )
+    static let png = Image(data: Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]), mediaType: "image/png")
+
+    func repository() async throws -> SavedPhotoRepository {
+        try await SavedPhotoRepository.open(at: directory.url.appendingPathComponent("saved.sqlite"))
+    }
+
+    func model(_ repository: SavedPhotoRepository) -> SavedPhotos {
+        let download = self.download
+        return SavedPhotos(repository: repository) { url in
+            let image = try await download(url)
+            return (image.data, image.mediaType)
+        }
+    }
+
+    @Test func savingShowsProgressThenTheSavedList() async throws {
+        let repository = try await repository()
+        let saved = model(repository)
+        await waitUntil(saved) { $0.isLoaded }
+        #expect(saved.isSaving(Self.photo) == false)
+
+        let saving = Task { await saved.save(Self.photo) }
+        let call = try await download.nextCall()
+        #expect(call.arguments == Self.photo.url)
+        #expect(saved.isSaving(Self.photo), "the button is disabled while the save runs")
+        #expect(await saved.save(Self.photo) == false, "a second tap does nothing")
+        #expect(download.callCount == 1)
+
+        call.resume(returning: Self.png)
+        #expect(await saving.value)
+        #expect(saved.isSaving(Self.photo) == false)
+        await waitUntil(saved) { $0.isSaved(Self.photo) }
+        #expect(saved.photos.map(\.photo) == [Self.photo])
+        #expect(saved.photos.first?.mediaType == "image/png")
+        #expect(saved.photos.first?.imageByteCount == Self.png.data.count)
+        #expect(try await repository.imageData(for: Self.photo.id) == Self.png.data)
+    }
+
+    @Test func unsavingRemovesItFromTheList() async throws {
+        let repository = try await repository()
+        try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
+        let saved = model(repository)
+        await waitUntil(saved) { $0.photos.count == 1 }
+        #expect(await saved.unsave(Self.photo))
+        await waitUntil(saved) { $0.photos.isEmpty }
+        #expect(try await repository.imageData(for: Self.photo.id) == nil)
+    }
+
+    @Test func aFailedDownloadSavesNothingAndSaysWhy() async throws {
+        let repository = try await repository()
+        let saved = model(repository)
+        let saving = Task { await saved.save(Self.photo) }
+        try await download.nextCall().resume(throwing: URLError(.notConnectedToInternet))
+        #expect(await saving.value == false)
+        #expect(saved.errorMessage != nil)
+        #expect(saved.isSaving(Self.photo) == false)
+        #expect(try await repository.all().isEmpty)
+    }
+
+    @Test func anEmptyImageIsRefused() async throws {
+        let repository = try await repository()
+        let saved = model(repository)
+        let saving = Task { await saved.save(Self.photo) }
+        try await download.nextCall().resume(returning: Image(data: Data(), mediaType: "image/png"))
+        #expect(await saving.value == false)
+        #expect(saved.errorMessage == SavedPhotoError.emptyImage.description)
+        #expect(try await repository.all().isEmpty)
+    }
+
+    @Test func aCancelledSaveStoresNothingAndShowsNoError() async throws {
+        let repository = try await repository()
+        let saved = model(repository)
+        let saving = Task { await saved.save(Self.photo) }
+        let call = try await download.nextCall()
+        saving.cancel()
+        #expect(await saving.value == false)
+        #expect(call.isCancelled)
+        #expect(saved.errorMessage == nil)
+        #expect(saved.isSaving(Self.photo) == false)
+        #expect(try await repository.all().isEmpty)
+    }
+
+    @Test func savingAgainReplacesTheImageAndMovesItToTheTop() async throws {
+        let ticks = LockedValue(0.0)
+        let repository = SavedPhotoRepository(database: try await repository().database) {
+            Date(timeIntervalSince1970: ticks.withLock { value in value += 1; return value })
+        }
+        let other = SpacePhoto(title: "Other", description: "", date: Date(timeIntervalSince1970: 0), url: URL(fileURLWithPath: "/images/other.jpg"))
+        try await repository.save(Self.photo, image: Self.png.data, mediaType: "image/png")
+        try await repository.save(other, image: Data([1]), mediaType: "image/jpeg")
+        #expect(try await repository.all().map(\.photo) == [other, Self.photo], "most recently saved first")
+        try await repository.save(Self.photo, image: Data([9, 9]), mediaType: "image/png")
+        let all = try await repository.all()
+        #expect(all.map(\.photo) == [Self.photo, other])
+        #expect(all.first?.imageByteCount == 2)
+        #expect(try await repository.imageData(for: Self.photo.id) == Data([9, 9]))
+    }
+
+    @Test func savedPhotosSurviveReopeningTheDatabase() async throws {
+        do {
+            let repository = try await repository()
+            try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
+            try await repository.database.close()
+        }
+        let reopened = try await repository()
+        #expect(try await reopened.all().map(\.photo) == [Self.photo])
+        #expect(try await reopened.imageData(for: Self.photo.id) == Self.png.data)
+    }
+}
