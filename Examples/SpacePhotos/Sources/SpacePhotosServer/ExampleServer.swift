@@ -38,6 +38,11 @@ import ServiceLifecycle
 /// - `GET /flaky/{key}` (`?failures=N`, `?retryAfter=S`) → 503 with `Retry-After` N times, then 200.
 /// - `GET /slow?ms=N` → answers after N ms (at most 10 s).
 /// - `GET /json/items?count=N` → a fixed array of N small objects, for benchmarks.
+/// - `GET /photos?date=yyyy-MM-dd` → `{title, explanation, date, url}` (1995-06-16 to today);
+///   `GET /photos/dates?count=N&seed=S` → N distinct dates.
+/// - `GET /images` → `[{name, width, height, mediaType}]`; `GET /images/{name}` → a
+///   generated JPEG or PNG with `ETag` and `Cache-Control`; also `corrupt.png`,
+///   `garbage.jpg`, `huge.png`. Both photos and images take `?delay=ms` and `?fail=status`.
 public struct ExampleServer: Sendable {
     public struct Configuration: Sendable {
         /// The address to bind; loopback unless you mean to expose it.
@@ -63,6 +68,12 @@ public struct ExampleServer: Sendable {
         /// How many keys `GET /flaky/{key}` counts attempts for before it
         /// forgets the least recently used ones.
         public var flakyKeyLimit: Int
+        /// Dates (`yyyy-MM-dd`) whose `GET /photos` answers 500, for testing
+        /// how a client shows one failure among many successes.
+        public var failingPhotoDates: Set<String>
+        /// Called with an image's name each time the server draws and encodes
+        /// one, so tests can check that concurrent requests share one render.
+        public var onImageRender: @Sendable (String) -> Void
         /// The server's idea of now (tests move it to expire tokens).
         public var now: @Sendable () -> Date
         /// The server's logger.
@@ -79,6 +90,8 @@ public struct ExampleServer: Sendable {
             maxUploadBytes: Int = 64 * 1024 * 1024,
             eventInterval: Duration = .zero,
             flakyKeyLimit: Int = 10_000,
+            failingPhotoDates: Set<String> = [],
+            onImageRender: @escaping @Sendable (String) -> Void = { _ in },
             now: @escaping @Sendable () -> Date = { Date() },
             logger: Logger = ExampleServer.defaultLogger()
         ) {
@@ -92,6 +105,8 @@ public struct ExampleServer: Sendable {
             self.maxUploadBytes = maxUploadBytes
             self.eventInterval = eventInterval
             self.flakyKeyLimit = flakyKeyLimit
+            self.failingPhotoDates = failingPhotoDates
+            self.onImageRender = onImageRender
             self.now = now
             self.logger = logger
         }
@@ -190,6 +205,8 @@ public struct ExampleServer: Sendable {
         FlakyRoutes(counter: AttemptCounter(capacity: configuration.flakyKeyLimit)).add(to: router)
         SlowRoutes().add(to: router)
         ItemRoutes().add(to: router)
+        PhotoRoutes(failingDates: configuration.failingPhotoDates, now: configuration.now).add(to: router)
+        ImageRoutes(store: ImageStore(onRender: configuration.onImageRender)).add(to: router)
 
         return Application(
             router: router,

@@ -41,6 +41,24 @@ struct Bitmap: Sendable, Equatable {
         self.bytes = bytes
     }
 
+    /// A bitmap of `pixels`, laid out as ``bytes`` is: what renderers that
+    /// work in their own flat buffer hand over when done.
+    init(width: Int, height: Int, format: Format = .rgb, pixels: [UInt8]) throws(Failure) {
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height),
+              pixels.count == width * height * format.bytesPerPixel else {
+            throw .invalidSize(width: width, height: height)
+        }
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytes = pixels
+    }
+
+    /// Calls `body` with all the pixel bytes, for encoders' inner loops.
+    func withPixelBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer(body)
+    }
+
     /// The bytes of one row.
     func row(_ y: Int) -> ArraySlice<UInt8> {
         let rowLength = width * format.bytesPerPixel

@@ -18,14 +18,27 @@ struct EncodedImage: Sendable {
         )
     }
 
+    /// A file of `bytes` served as `contentType`, tagged by its content.
+    init(bytes: [UInt8], contentType: String, tagPrefix: String) {
+        self.contentType = contentType
+        self.bytes = ByteBuffer(bytes: bytes)
+        self.entityTag = .digest(of: bytes, prefix: tagPrefix)
+    }
+
+    init(contentType: String, bytes: ByteBuffer, entityTag: EntityTag) {
+        self.contentType = contentType
+        self.bytes = bytes
+        self.entityTag = entityTag
+    }
+
     /// The image, or 304 Not Modified when the request already has it.
     ///
-    /// Cacheable for a minute by anyone (`public`): the images are the same
-    /// for every client, and a short lifetime keeps "random" picks fresh.
-    func response(to request: Request) -> Response {
+    /// Cacheable by anyone (`public`): the images are the same for every
+    /// client. By default only for a minute, which keeps "random" picks fresh.
+    func response(to request: Request, cacheControl: String = "public, max-age=60") -> Response {
         var headers: HTTPFields = [
             .eTag: entityTag.headerValue,
-            .cacheControl: "public, max-age=60",
+            .cacheControl: cacheControl,
         ]
         if entityTag.isMatched(byIfNoneMatch: request.headers[.ifNoneMatch]) {
             // A 304's Content-Length, if any, must be the full answer's (RFC 9110 §8.6), not 0.
