@@ -25,8 +25,10 @@ import Logging
 /// Errors are ``ImageError``, except cancellation, which is `CancellationError`.
 ///
 /// Requests go through the client, so its middleware (authentication,
-/// logging, retries) applies. An absolute image URL is requested as it is;
-/// a relative one is resolved against the client's base URL.
+/// logging, retries) applies. An absolute image URL is requested at its own
+/// host; a relative one is resolved against the client's base URL. Query
+/// items are passed as ``Request/query``, so the client re-encodes them (a
+/// literal `+` in a query is sent as `+`, which some servers read as a space).
 public final class ImagePipeline: Sendable {
     /// A prefetch in flight, with an id so a finished one does not remove a newer one.
     private struct Prefetch {
@@ -170,10 +172,11 @@ public final class ImagePipeline: Sendable {
         let image: DecodedImage
         do {
             image = try decode(data)
-        } catch {
+        } catch let error as ImageError {
             // Bytes that sniffed right but do not decode would fail the same
-            // way from the disk forever: forget them.
-            await configuration.diskCache?.remove(for: url)
+            // way from the disk forever: forget them. (An image over the pixel
+            // limit stays: another configuration may accept it.)
+            if case .corruptImage = error { await configuration.diskCache?.remove(for: url) }
             throw error
         }
         memoryCache.insert(image, for: url)
