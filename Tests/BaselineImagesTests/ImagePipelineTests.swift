@@ -161,6 +161,27 @@ struct ImagePipelineTests {
         await #expect(throws: ImageError.unsupportedImage(mediaType: "text/html")) { try await pipeline.data(for: url) }
     }
 
+    @Test func garbageLabelledAsAnImageIsUnsupported() async throws {
+        let garbage = Data("GIF89a, or not quite".utf8)
+        transport.on(.get, path, respond: StubResponse(headerFields: [.contentType: "image/jpeg"], body: garbage))
+        await #expect(throws: ImageError.unsupportedImage(mediaType: "image/jpeg")) {
+            try await fixture.makePipeline().image(for: url)
+        }
+    }
+
+    @Test func aStreamedBodyDeclaredOverTheMaximumSizeIsTooLargeAtOnce() async throws {
+        // Declared 10 MB, never sent: the limit applies from the declared length.
+        let (chunks, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+        defer { feed.finish() }
+        transport.on(.get, path, respond: .streaming(chunks, headerFields: [.contentType: "image/png"], length: 10_000_000))
+        await #expect {
+            try await fixture.makePipeline(maximumDataSize: 1_000).image(for: url)
+        } throws: { error in
+            guard case .tooLarge = error as? ImageError else { return false }
+            return true
+        }
+    }
+
     @Test func corruptBytesAreCorruptAndNotKeptOnDisk() async throws {
         let directory = try TemporaryDirectory(prefix: "image-pipeline")
         let disk = try DiskImageCache(directory: directory.url, limit: 1 << 20)
