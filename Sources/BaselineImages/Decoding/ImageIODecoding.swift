@@ -47,7 +47,7 @@ enum ImageIODecoding {
                 pixels[channel] = UInt8(min(255, (Int(pixels[channel]) * 255 + alpha / 2) / alpha))
             }
         }
-        return DecodedImage(unchecked: width, height: height, pixels: pixels)
+        return DecodedImage(width: width, height: height, validPixels: pixels)
     }
 }
 #endif

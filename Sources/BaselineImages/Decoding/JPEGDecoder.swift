@@ -56,7 +56,7 @@ public struct JPEGDecoder: ImageDecoding {
                 baseline_jpeg_decode_rgba(base, bytes.count, output.baseAddress, output.count, width, height, &message, message.count)
             }
             guard status == 0 else { throw ImageError.corruptImage(text(of: message)) }
-            return DecodedImage(unchecked: Int(width), height: Int(height), pixels: pixels)
+            return DecodedImage(width: Int(width), height: Int(height), validPixels: pixels)
         }
     }
 

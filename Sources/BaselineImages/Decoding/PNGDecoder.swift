@@ -69,7 +69,7 @@ public struct PNGDecoder: ImageDecoding {
                 png_image_finish_read(&image, nil, pixelBuffer.baseAddress, 0, nil)
             }
             guard finished != 0 else { throw ImageError.corruptImage(message(of: &image)) }
-            return DecodedImage(unchecked: width, height: height, pixels: pixels)
+            return DecodedImage(width: width, height: height, validPixels: pixels)
         }
     }
 

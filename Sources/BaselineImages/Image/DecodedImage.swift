@@ -1,8 +1,12 @@
 /// One pixel: red, green, blue and alpha, 8 bits each, alpha not premultiplied.
 public struct RGBA: Sendable, Hashable {
+    /// Red, 0–255.
     public var r: UInt8
+    /// Green, 0–255.
     public var g: UInt8
+    /// Blue, 0–255.
     public var b: UInt8
+    /// Alpha: 0 is transparent, 255 opaque.
     public var a: UInt8
 
     /// Creates a pixel; opaque unless `a` says otherwise.
@@ -54,7 +58,7 @@ public struct DecodedImage: Sendable, Hashable {
     }
 
     /// For decoders and the resizer, which size the buffer themselves.
-    init(unchecked width: Int, height: Int, pixels: [UInt8]) {
+    init(width: Int, height: Int, validPixels pixels: [UInt8]) {
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -90,7 +94,7 @@ public struct DecodedImage: Sendable, Hashable {
         if targetWidth == width, targetHeight == height { return self }
         guard width > 0, height > 0 else {
             // Nothing to average: a transparent image of the asked size.
-            return DecodedImage(unchecked: targetWidth, height: targetHeight, pixels: [UInt8](repeating: 0, count: targetWidth * targetHeight * 4))
+            return DecodedImage(width: targetWidth, height: targetHeight, validPixels: [UInt8](repeating: 0, count: targetWidth * targetHeight * 4))
         }
         let columns = Self.spans(from: width, to: targetWidth)
         let rows = Self.spans(from: height, to: targetHeight)
@@ -123,7 +127,7 @@ public struct DecodedImage: Sendable, Hashable {
                 }
             }
         }
-        return DecodedImage(unchecked: targetWidth, height: targetHeight, pixels: output)
+        return DecodedImage(width: targetWidth, height: targetHeight, validPixels: output)
     }
 
     /// The source pixels one target pixel covers along one axis, with the

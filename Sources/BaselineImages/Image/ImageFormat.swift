@@ -1,6 +1,8 @@
 /// An encoded image format Baseline can decode.
 public enum ImageFormat: Sendable, Hashable {
+    /// Portable Network Graphics.
     case png
+    /// JPEG (JFIF or EXIF).
     case jpeg
 
     /// The format of the bytes, recognised by their first bytes (the "magic
