@@ -6,3 +6,4 @@
 // import: a constant it always does.
 static const unsigned int cpng_format_rgba = PNG_FORMAT_RGBA;
 static const unsigned int cpng_image_version = PNG_IMAGE_VERSION;
+static const unsigned int cpng_flag_16bit_srgb = PNG_IMAGE_FLAG_16BIT_sRGB;

@@ -57,6 +57,13 @@ struct DecodingTests {
         }
     }
 
+    @Test func decodesUntagged16BitPNGAsSRGB() throws {
+        // No gAMA or sRGB chunk: 128, 64, 200 and 0, 255, 10 in 16 bits.
+        let image = try png.decode(try Fixture.data("rgb16-untagged.png"), limits: limits)
+        #expect(image.pixel(x: 0, y: 0) == RGBA(r: 128, g: 64, b: 200))
+        #expect(image.pixel(x: 1, y: 0) == RGBA(r: 0, g: 255, b: 10))
+    }
+
     // MARK: JPEG
 
     @Test(arguments: ["color.jpg", "progressive.jpg"])

@@ -11,7 +11,8 @@ import Testing
 /// The PNGs are 4×2: top row red, green, blue, white; bottom row black,
 /// gray 128, yellow, cyan (`rgba.png` and `palette.png` add the alphas in
 /// ``alphas``; `gray.png` holds 15, 47, …, 239). The JPEGs are 32×16, left
-/// half one colour, right half another.
+/// half one colour, right half another. `rgb16-untagged.png` is 2×1, 16-bit,
+/// with no gAMA or sRGB chunk.
 enum Fixture {
     static func data(_ name: String) throws -> Data {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))

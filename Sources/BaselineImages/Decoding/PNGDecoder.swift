@@ -63,6 +63,10 @@ public struct PNGDecoder: ImageDecoding {
             let height = Int(image.height)
             try limits.check(width: width, height: height)
             image.format = cpng_format_rgba
+            // Without this, libpng takes 16-bit channels with no gAMA or sRGB
+            // chunk as linear light and brightens them; browsers and ImageIO
+            // read them as sRGB, like 8-bit ones.
+            image.flags |= cpng_flag_16bit_srgb
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             let finished = pixels.withUnsafeMutableBytes { pixelBuffer in
                 // Row stride 0: packed rows, top first.
