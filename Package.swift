@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "BaselineCombine", targets: ["BaselineCombine"]),
         .library(name: "BaselineConcurrency", targets: ["BaselineConcurrency"]),
         .library(name: "BaselineHTTP", targets: ["BaselineHTTP"]),
+        .library(name: "BaselineImages", targets: ["BaselineImages"]),
         .library(name: "BaselinePersistence", targets: ["BaselinePersistence"]),
         .library(name: "BaselineStore", targets: ["BaselineStore"]),
         .library(name: "BaselineTesting", targets: ["BaselineTesting"]),
@@ -49,6 +50,35 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(
+            name: "BaselineImages",
+            dependencies: [
+                "BaselineConcurrency",
+                "BaselineHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                // The system's libpng and libjpeg decode on Linux; Apple platforms use ImageIO.
+                .target(name: "CPNG", condition: .when(platforms: [.linux])),
+                .target(name: "CJPEGShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        // libjpeg reports errors by longjmp, which Swift cannot catch: this C
+        // shim holds the setjmp and turns errors into return codes and messages.
+        .target(
+            name: "CJPEGShim",
+            dependencies: [.target(name: "CJPEG", condition: .when(platforms: [.linux]))],
+            linkerSettings: [.linkedLibrary("jpeg", .when(platforms: [.linux]))]
         ),
         .target(
             name: "BaselinePersistence",
@@ -92,6 +122,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
+        ),
+        .testTarget(
+            name: "BaselineImagesTests",
+            dependencies: [
+                "BaselineConcurrency", "BaselineHTTP", "BaselineImages", "BaselineTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "BaselinePersistenceTests",

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Limits a decoder enforces from an image's header, before it allocates
+/// memory for the pixels: a small file can declare an enormous image.
+public struct ImageDecodingLimits: Sendable {
+    /// The largest width × height accepted. The default, 50 million pixels,
+    /// is 200 MB of RGBA.
+    public var maximumPixelCount: Int
+
+    /// Creates limits.
+    public init(maximumPixelCount: Int = 50_000_000) {
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    /// Throws ``ImageError/tooLarge(_:)`` for an image over the pixel limit,
+    /// ``ImageError/corruptImage(_:)`` for a nonsensical size.
+    public func check(width: Int, height: Int) throws {
+        guard width > 0, height > 0 else {
+            throw ImageError.corruptImage("Invalid image size \(width)×\(height)")
+        }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, count <= maximumPixelCount, DecodedImage.byteCount(width: width, height: height) != nil else {
+            throw ImageError.tooLarge("The image is \(width)×\(height) pixels, more than the limit of \(maximumPixelCount) pixels")
+        }
+    }
+}
+
+/// Turns encoded image bytes into a ``DecodedImage``.
+///
+/// ``ImagePipeline`` asks each of its decoders in turn whether it
+/// ``canDecode(_:)`` the bytes and uses the first that can. Decoding is
+/// synchronous and CPU-bound; the pipeline calls it off the main actor.
+///
+/// Add a format by conforming a type and listing it in
+/// ``ImagePipeline/Configuration/decoders``:
+///
+/// ```swift
+/// struct WebPDecoder: ImageDecoding {
+///     func canDecode(_ data: Data) -> Bool { data.starts(with: Array("RIFF".utf8)) }
+///     func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage { ... }
+/// }
+/// ```
+public protocol ImageDecoding: Sendable {
+    /// Whether the bytes look like this decoder's format (a cheap check of
+    /// their first bytes, not a full parse).
+    func canDecode(_ data: Data) -> Bool
+
+    /// Decodes the bytes to RGBA.
+    ///
+    /// - Throws: ``ImageError``: ``ImageError/tooLarge(_:)`` when the header
+    ///   declares more pixels than `limits` allow (checked before the pixels
+    ///   are allocated), ``ImageError/corruptImage(_:)`` when the bytes are
+    ///   truncated or malformed, ``ImageError/unsupportedImage(mediaType:)``
+    ///   when they are not this decoder's format.
+    func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage
+}

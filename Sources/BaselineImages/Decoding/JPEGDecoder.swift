@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(ImageIO)
+// ImageIO, in ImageIODecoding.swift.
+#elseif canImport(CJPEGShim)
+import CJPEGShim
+#endif
+
+/// Decodes JPEG: with ImageIO on Apple platforms, with the system's libjpeg
+/// (libjpeg-turbo) elsewhere. Colour, grayscale and CMYK JPEGs, baseline or
+/// progressive, come out as opaque RGBA. The EXIF orientation is not applied.
+///
+/// A truncated or corrupt JPEG throws ``ImageError/corruptImage(_:)``:
+/// libjpeg's fatal errors are caught in a small C shim (libjpeg reports them
+/// by `longjmp`, which Swift code cannot take part in), and its warnings that
+/// data is missing count as errors rather than giving a half-gray image.
+public struct JPEGDecoder: ImageDecoding {
+    /// Creates a decoder.
+    public init() {}
+
+    public func canDecode(_ data: Data) -> Bool {
+        ImageFormat(sniffing: data) == .jpeg
+    }
+
+    public func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
+        guard canDecode(data) else { throw ImageError.unsupportedImage(mediaType: nil) }
+        #if canImport(ImageIO)
+        return try ImageIODecoding.decode(data, limits: limits)
+        #elseif canImport(CJPEGShim)
+        return try Self.decodeWithLibJPEG(data, limits: limits)
+        #else
+        throw ImageError.unsupportedImage(mediaType: ImageFormat.jpeg.mediaType)
+        #endif
+    }
+
+    #if !canImport(ImageIO) && canImport(CJPEGShim)
+    /// Large enough for any libjpeg message (JMSG_LENGTH_MAX is 200).
+    private static let messageCapacity = 256
+
+    private static func decodeWithLibJPEG(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> DecodedImage in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let base = bytes.baseAddress else { throw ImageError.corruptImage("Empty JPEG data") }
+            var message = [CChar](repeating: 0, count: messageCapacity)
+
+            // The header first: the size is checked before any pixel memory exists.
+            var width: Int32 = 0
+            var height: Int32 = 0
+            guard baseline_jpeg_read_size(base, bytes.count, &width, &height, &message, message.count) == 0 else {
+                throw ImageError.corruptImage(text(of: message))
+            }
+            try limits.check(width: Int(width), height: Int(height))
+
+            var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+            let status = pixels.withUnsafeMutableBufferPointer { output in
+                baseline_jpeg_decode_rgba(base, bytes.count, output.baseAddress, output.count, width, height, &message, message.count)
+            }
+            guard status == 0 else { throw ImageError.corruptImage(text(of: message)) }
+            return DecodedImage(width: Int(width), height: Int(height), validPixels: pixels)
+        }
+    }
+
+    private static func text(of message: [CChar]) -> String {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "libjpeg could not read the JPEG" : "libjpeg: \(text)"
+    }
+    #endif
+}

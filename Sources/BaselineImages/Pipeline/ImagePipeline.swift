@@ -1,0 +1,259 @@
+import BaselineConcurrency
+import BaselineHTTP
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Loads images by URL: from memory, from disk, or from the network, decoded
+/// off the main actor.
+///
+/// ```swift
+/// let pipeline = ImagePipeline(client: HTTPClient(baseURL: apiURL))
+/// let image = try await pipeline.image(for: photo.url)
+/// ```
+///
+/// - Concurrent requests for one URL share a single download and a single
+///   decode. Each caller can be cancelled on its own (it throws
+///   `CancellationError` at once); the shared work stops only when every
+///   caller waiting for it has been cancelled.
+/// - Decoded images are kept in a ``MemoryImageCache`` bounded by bytes;
+///   encoded ones, if the configuration has one, in a ``DiskImageCache``
+///   that survives restarts.
+/// - ``prefetch(_:)`` fills the caches at low priority; a later
+///   ``image(for:)`` joins a prefetch in flight instead of downloading again.
+///
+/// Errors are ``ImageError``, except cancellation, which is `CancellationError`.
+///
+/// Requests go through the client, so its middleware (authentication,
+/// logging, retries) applies. An absolute image URL is requested at its own
+/// host; a relative one is resolved against the client's base URL. Query
+/// items are passed as ``Request/query``, so the client re-encodes them (a
+/// literal `+` in a query is sent as `+`, which some servers read as a space).
+public final class ImagePipeline: Sendable {
+    /// A prefetch in flight, with an id so a finished one does not remove a newer one.
+    private struct Prefetch {
+        let id: UInt64
+        let task: Task<Void, Never>
+    }
+
+    private struct PrefetchState {
+        var tasks: [URL: Prefetch] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    /// The client images are downloaded with.
+    public let client: HTTPClient
+    /// The pipeline's settings.
+    public let configuration: Configuration
+    /// The decoded images in memory.
+    public let memoryCache: MemoryImageCache
+
+    /// Download-and-decode runs, one per URL in flight.
+    private let images = TaskCoalescer<URL, DecodedImage>()
+    /// Encoded-data runs (disk or network), shared by ``image(for:)`` and ``data(for:)``.
+    private let downloads = TaskCoalescer<URL, Data>()
+    private let prefetches = LockedValue(PrefetchState())
+    private let logger = Logger(label: "baseline.image-pipeline")
+
+    /// The `Accept` header of image requests: the formats decoded by default first.
+    private static let acceptedTypes = "image/png, image/jpeg, image/*;q=0.8"
+
+    /// Creates a pipeline that downloads through `client`.
+    public init(client: HTTPClient, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.configuration = configuration
+        self.memoryCache = MemoryImageCache(limit: configuration.memoryCacheLimit)
+    }
+
+    // MARK: Loading
+
+    /// The decoded image at `url`: from the memory cache, else the disk
+    /// cache, else the network. Concurrent calls for the same URL share the
+    /// work.
+    ///
+    /// - Throws: ``ImageError``, or `CancellationError` when the calling task
+    ///   is cancelled.
+    public func image(for url: URL) async throws -> DecodedImage {
+        if let cached = memoryCache.image(for: url) { return cached }
+        return try await images.value(for: url) { [self] in try await loadImage(url) }
+    }
+
+    /// The encoded bytes of the image at `url`, from the disk cache or the
+    /// network (shared with any load of the same URL in flight), checked to
+    /// be in a format one of the decoders recognises. Use it to save or share
+    /// the original file.
+    ///
+    /// ```swift
+    /// let original = try await pipeline.data(for: photo.url)
+    /// try original.write(to: destination)
+    /// ```
+    ///
+    /// - Throws: ``ImageError``, or `CancellationError` when the calling task
+    ///   is cancelled.
+    public func data(for url: URL) async throws -> Data {
+        try await downloads.value(for: url) { [self] in try await loadData(url) }
+    }
+
+    /// The image for `url` if it is in the memory cache, without waiting:
+    /// what a view shows at once, before starting a load.
+    public func cachedImage(for url: URL) -> DecodedImage? {
+        memoryCache.image(for: url)
+    }
+
+    // MARK: Prefetching
+
+    /// Starts loading `urls` at low priority into the caches, for images
+    /// about to be shown (the next rows of a list). URLs already in memory
+    /// or being prefetched are skipped; errors are ignored.
+    public func prefetch(_ urls: [URL]) {
+        for url in urls where !memoryCache.contains(url) {
+            prefetches.withLock { state in
+                guard state.tasks[url] == nil else { return }
+                state.nextID += 1
+                let id = state.nextID
+                // Started under the lock, so that it is registered before it
+                // can finish and unregister itself.
+                let task = Task(priority: .low) { [self] in
+                    do {
+                        _ = try await image(for: url)
+                    } catch is CancellationError {
+                        // cancelPrefetching
+                    } catch {
+                        logger.debug("Prefetch failed", metadata: ["url": "\(url)", "error": "\(error)"])
+                    }
+                    prefetches.withLock { state in
+                        if state.tasks[url]?.id == id { state.tasks[url] = nil }
+                    }
+                }
+                state.tasks[url] = Prefetch(id: id, task: task)
+            }
+        }
+    }
+
+    /// Stops prefetching `urls`. A load of the same URL that someone awaits
+    /// through ``image(for:)`` goes on.
+    public func cancelPrefetching(_ urls: [URL]) {
+        let cancelled = prefetches.withLock { state in
+            urls.compactMap { state.tasks.removeValue(forKey: $0)?.task }
+        }
+        for task in cancelled { task.cancel() }
+    }
+
+    // MARK: Caches
+
+    /// Empties the memory cache and the disk cache, if any.
+    public func removeAllCachedImages() async {
+        memoryCache.removeAll()
+        await configuration.diskCache?.removeAll()
+    }
+
+    // MARK: Testing
+
+    /// Suspends until at least `count` callers of ``image(for:)`` wait for
+    /// shared work in flight (callers served from memory never wait).
+    package func waitUntilLoading(atLeast count: Int) async throws {
+        try await images.waitUntilWaiting(atLeast: count)
+    }
+
+    /// Suspends until at least `count` waiters (``data(for:)`` callers and
+    /// image loads) wait for encoded data in flight.
+    package func waitUntilLoadingData(atLeast count: Int) async throws {
+        try await downloads.waitUntilWaiting(atLeast: count)
+    }
+
+    // MARK: Work
+
+    /// The shared run behind ``image(for:)``.
+    private func loadImage(_ url: URL) async throws -> DecodedImage {
+        // A run that just finished may have filled the cache after the caller looked.
+        if let cached = memoryCache.image(for: url) { return cached }
+        let data = try await data(for: url)
+        try Task.checkCancellation()
+        let image: DecodedImage
+        do {
+            image = try decode(data)
+        } catch let error as ImageError {
+            // Bytes that sniffed right but do not decode would fail the same
+            // way from the disk forever: forget them. (An image over the pixel
+            // limit stays: another configuration may accept it.)
+            if case .corruptImage = error { await configuration.diskCache?.remove(for: url) }
+            throw error
+        }
+        memoryCache.insert(image, for: url)
+        return image
+    }
+
+    /// The shared run behind ``data(for:)``.
+    private func loadData(_ url: URL) async throws -> Data {
+        if let disk = configuration.diskCache, let data = await disk.data(for: url) {
+            return data
+        }
+        let (data, mediaType) = try await download(url)
+        guard configuration.decoders.contains(where: { $0.canDecode(data) }) else {
+            throw ImageError.unsupportedImage(mediaType: mediaType)
+        }
+        try Task.checkCancellation()
+        await configuration.diskCache?.store(data, for: url)
+        return data
+    }
+
+    private func decode(_ data: Data) throws -> DecodedImage {
+        guard let decoder = configuration.decoders.first(where: { $0.canDecode(data) }) else {
+            throw ImageError.unsupportedImage(mediaType: ImageFormat(sniffing: data)?.mediaType)
+        }
+        do {
+            return try decoder.decode(data, limits: configuration.limits)
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            // A custom decoder's own error type.
+            throw ImageError.corruptImage(String(describing: error))
+        }
+    }
+
+    /// The response body and its `Content-Type`.
+    private func download(_ url: URL) async throws -> (Data, String?) {
+        let request = Self.request(for: url, maximumSize: configuration.maximumDataSize)
+        do {
+            let response = try await client.send(request)
+            return (response.body, response.headerFields[.contentType])
+        } catch let error as CancellationError {
+            throw error
+        } catch let error as HTTPClientError {
+            switch error {
+            case let .unacceptableStatus(head, _):
+                throw ImageError.badStatus(head.status.code)
+            case let .responseTooLarge(limit):
+                throw ImageError.tooLarge("The image data is larger than the limit of \(limit) bytes")
+            default:
+                throw ImageError.transport(error.description)
+            }
+        } catch {
+            // Middleware may throw its own errors.
+            throw Task.isCancelled ? CancellationError() : ImageError.transport(String(describing: error))
+        }
+    }
+
+    /// A GET for `url`: an absolute URL as it is (query items apart, as
+    /// ``Request`` wants them), a relative one against the client's base URL.
+    static func request(for url: URL, maximumSize: Int) -> Request<Data> {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        var withoutQuery = components
+        withoutQuery?.query = nil
+        withoutQuery?.fragment = nil
+        let path: String
+        if url.scheme != nil, url.host != nil, let absolute = withoutQuery?.url?.absoluteString {
+            path = absolute
+        } else {
+            path = withoutQuery?.path ?? url.path
+        }
+        return Request<Data>(
+            method: .get,
+            path: path,
+            query: components?.queryItems ?? [],
+            headerFields: [.accept: acceptedTypes],
+            acceptableStatusCodes: 200..<300,
+            maximumResponseSize: maximumSize
+        )
+    }
+}

@@ -1,0 +1,29 @@
+#ifndef BASELINE_JPEG_H
+#define BASELINE_JPEG_H
+
+#include <stddef.h>
+
+// libjpeg reports a fatal error by calling error_exit, which must not return:
+// the library's own default exits the process. Swift cannot setjmp, so these
+// functions hold the setjmp/longjmp pair and turn every libjpeg error (and
+// the warnings that mean data is missing) into a nonzero return with the
+// library's message in `message` (NUL-terminated, truncated to fit).
+//
+// They are thread-safe: each call uses its own decompressor.
+
+/// Reads the header of the JPEG in `data` and sets `width` and `height`.
+/// Returns 0 on success.
+int baseline_jpeg_read_size(const unsigned char *data, size_t length,
+                            int *width, int *height,
+                            char *message, size_t message_capacity);
+
+/// Decodes the JPEG in `data` to row-major RGBA (alpha 255) into `pixels`,
+/// which must hold `4 * width * height` bytes for the width and height that
+/// `baseline_jpeg_read_size` reported. Grayscale and CMYK images are
+/// converted. Returns 0 on success.
+int baseline_jpeg_decode_rgba(const unsigned char *data, size_t length,
+                              unsigned char *pixels, size_t pixels_length,
+                              int width, int height,
+                              char *message, size_t message_capacity);
+
+#endif

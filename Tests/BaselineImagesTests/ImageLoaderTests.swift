@@ -1,0 +1,91 @@
+import BaselineImages
+import BaselineTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@MainActor
+@Suite("ImageLoader", .timeLimit(.minutes(1)))
+struct ImageLoaderTests {
+    let fixture = PipelineFixture()
+    var transport: StubTransport { fixture.transport }
+    let first = PipelineFixture.url("photos/1.png")
+    let second = PipelineFixture.url("photos/2.png")
+
+    func image(_ name: String) throws -> DecodedImage {
+        try PNGDecoder().decode(try Fixture.data(name), limits: ImageDecodingLimits())
+    }
+
+    @Test func goesFromEmptyToSuccess() async throws {
+        let held = transport.hold(.get, "/photos/1.png")
+        let loader = ImageLoader(pipeline: fixture.makePipeline())
+        #expect(loader.phase == .empty)
+        let url = first
+        let load = Task { await loader.load(url) }
+        let call = try await held.nextCall()
+        #expect(loader.phase == .empty)
+        call.resume(returning: try PipelineFixture.png())
+        await load.value
+        #expect(loader.phase == .success(try image("rgb.png")))
+        #expect(loader.phase.image != nil && loader.phase.error == nil)
+    }
+
+    @Test func showsFailures() async throws {
+        transport.on(.get, "/photos/1.png", respond: .status(.forbidden))
+        let loader = ImageLoader(pipeline: fixture.makePipeline())
+        await loader.load(first)
+        #expect(loader.phase == .failure(.badStatus(403)))
+        #expect(loader.phase.error == .badStatus(403) && loader.phase.image == nil)
+    }
+
+    @Test func startsFromTheMemoryCache() async throws {
+        transport.on(.get, "/photos/1.png", respond: try PipelineFixture.png())
+        let pipeline = fixture.makePipeline()
+        _ = try await pipeline.image(for: first)
+        let loader = ImageLoader(pipeline: pipeline)
+        await loader.load(first)
+        #expect(loader.phase == .success(try image("rgb.png")))
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func aNewLoadSupersedesThePreviousOne() async throws {
+        let held = transport.hold(.get, "/photos/1.png")
+        transport.on(.get, "/photos/2.png", respond: try PipelineFixture.png("gray.png"))
+        let loader = ImageLoader(pipeline: fixture.makePipeline())
+        let url = first
+        let firstLoad = Task { await loader.load(url) }
+        let call = try await held.nextCall()
+
+        await loader.load(second)
+        #expect(loader.phase == .success(try image("gray.png")))
+        // The first load was cancelled, and its end changes nothing.
+        #expect(call.isCancelled)
+        await firstLoad.value
+        #expect(loader.phase == .success(try image("gray.png")))
+    }
+
+    @Test func aCancelledLoadGoesBackToEmpty() async throws {
+        let held = transport.hold(.get, "/photos/1.png")
+        transport.on(.get, "/photos/2.png", respond: try PipelineFixture.png("gray.png"))
+        let loader = ImageLoader(pipeline: fixture.makePipeline())
+        await loader.load(second)
+        let url = first
+        let load = Task { await loader.load(url) }
+        let call = try await held.nextCall()
+        #expect(loader.phase == .empty)
+
+        load.cancel()
+        await load.value
+        #expect(loader.phase == .empty)
+        #expect(call.isCancelled)
+    }
+
+    @Test func loadingNilClears() async throws {
+        transport.on(.get, "/photos/1.png", respond: try PipelineFixture.png())
+        let loader = ImageLoader(pipeline: fixture.makePipeline())
+        await loader.load(first)
+        #expect(loader.phase.image != nil)
+        await loader.load(nil)
+        #expect(loader.phase == .empty)
+    }
+}
