@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [http] [http-quick]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [http] [http-quick]
 
 import PackageDescription
 
@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
     ],
     targets: [
         .executableTarget(
@@ -32,6 +33,17 @@ let package = Package(
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "SpacePhotosCore", package: "SpacePhotos"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "BaselineImages", package: "Baseline"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "DirectImageDecoding",
+            ]
+        ),
+        // libpng and libjpeg called directly: the decoders' yardstick.
+        .target(
+            name: "DirectImageDecoding",
+            linkerSettings: [
+                .linkedLibrary("png16", .when(platforms: [.linux])),
+                .linkedLibrary("jpeg", .when(platforms: [.linux])),
             ]
         ),
     ],

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "spacephotos", targets: ["spacephotos"]),
         .library(name: "SpacePhotosCore", targets: ["SpacePhotosCore"]),
         .library(name: "SpacePhotosServer", targets: ["SpacePhotosServer"]),
+        .library(name: "SpacePhotosTerminal", targets: ["SpacePhotosTerminal"]),
     ],
     dependencies: [
         .package(name: "Baseline", path: "../.."),
@@ -36,12 +37,18 @@ let package = Package(
                 .product(name: "BaselineCombine", package: "Baseline"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Drawing images in a terminal, for the command-line app.
+        .target(
+            name: "SpacePhotosTerminal",
+            dependencies: [.product(name: "BaselineImages", package: "Baseline")]
         ),
         // The example server (Hummingbird 2), embeddable in-process.
         .target(
@@ -62,9 +69,11 @@ let package = Package(
             dependencies: [
                 "SpacePhotosCore",
                 "SpacePhotosServer",
+                "SpacePhotosTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "Logging", package: "swift-log"),
@@ -74,6 +83,8 @@ let package = Package(
             name: "SpacePhotosCoreTests",
             dependencies: [
                 "SpacePhotosCore",
+                "SpacePhotosTerminal",
+                .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
@@ -92,6 +103,7 @@ let package = Package(
                 "SpacePhotosServer",
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
                 // SHA-256 to check what the upload endpoint reports.

@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [http] [http-quick] [http-stream]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [http] [http-quick] [http-stream]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -11,6 +11,10 @@ print("warning: a debug build; run with -c release for meaningful figures")
 
 if wants("persistence") {
     try await PersistenceBenchmarks.run()
+}
+
+if wants("images") {
+    try await ImageBenchmarks.run()
 }
 
 if wants("store") {

@@ -67,10 +67,12 @@ public struct PNGDecoder: ImageDecoding {
             // chunk as linear light and brightens them; browsers and ImageIO
             // read them as sRGB, like 8-bit ones.
             image.flags |= cpng_flag_16bit_srgb
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            let finished = pixels.withUnsafeMutableBytes { pixelBuffer in
+            // Uninitialised: libpng writes every byte of a successful read.
+            var finished: Int32 = 0
+            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
                 // Row stride 0: packed rows, top first.
-                png_image_finish_read(&image, nil, pixelBuffer.baseAddress, 0, nil)
+                finished = png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil)
+                initialized = finished != 0 ? buffer.count : 0
             }
             guard finished != 0 else { throw ImageError.corruptImage(message(of: &image)) }
             return DecodedImage(width: width, height: height, validPixels: pixels)

@@ -29,6 +29,7 @@ struct DemoCommand: AsyncParsableCommand {
             try await HTTPTourDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
             try await TodoDemo(dataDirectory: scratch, narrator: narrator).run()
             try await FactCounterDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
+            try await CatalogDemo(baseURL: server.baseURL, dataDirectory: scratch, narrator: narrator).run()
         } catch {
             await server.stop()
             try? FileManager.default.removeItem(at: scratch)

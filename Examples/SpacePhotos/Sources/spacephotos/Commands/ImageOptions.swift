@@ -1,0 +1,35 @@
+import ArgumentParser
+import BaselineHTTP
+import BaselineImages
+import Foundation
+import SpacePhotosTerminal
+
+/// How commands draw images in the terminal.
+struct ImageOptions: ParsableArguments {
+    @Option(help: "The images' width in characters. Default: the terminal's width.")
+    var width: Int?
+
+    @Flag(help: "List the photos without drawing their images.")
+    var noImages = false
+
+    var columns: Int { max(1, width ?? TerminalSize.current().columns) }
+
+    /// Prints `image`, scaled to ``columns``.
+    func draw(_ image: DecodedImage) {
+        for line in HalfBlockImage(image, columns: columns).lines {
+            print(line)
+        }
+    }
+
+    /// An image pipeline on `client` whose disk cache keeps downloaded images
+    /// between runs (256 MiB under the cache directory). Without a usable
+    /// cache directory it works from memory alone.
+    static func pipeline(client: HTTPClient) -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration()
+        configuration.diskCache = try? DiskImageCache(
+            directory: AppDirectories.cache.appendingPathComponent("images"),
+            limit: 256 * 1_048_576
+        )
+        return ImagePipeline(client: client, configuration: configuration)
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import BaselineHTTP
+import BaselineImages
+import Foundation
+import SpacePhotosCore
+
+struct SavedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "saved",
+        abstract: "The saved photos (seed 004's Saved tab), kept with their images in a database under your data directory.",
+        subcommands: [List.self, Add.self, Remove.self],
+        defaultSubcommand: List.self
+    )
+
+    struct Options: ParsableArguments {
+        @Option(help: "The database file. Default: $XDG_DATA_HOME/spacephotos/saved.sqlite, or ~/.local/share/spacephotos/saved.sqlite.")
+        var database: String?
+
+        func openRepository() async throws -> SavedPhotoRepository {
+            let url = database.map { URL(fileURLWithPath: $0) } ?? AppDirectories.data.appendingPathComponent("saved.sqlite")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try await SavedPhotoRepository.open(at: url)
+        }
+    }
+
+    static func day(_ text: String) throws -> Date {
+        guard let date = PhotoDay.date(from: text) else { throw ValidationError("\"\(text)\" is not a day written yyyy-MM-dd") }
+        return date
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the saved photos, most recently saved first, with their images.")
+        @OptionGroup var options: Options
+        @OptionGroup var images: ImageOptions
+
+        func run() async throws {
+            let repository = try await options.openRepository()
+            let saved = try await repository.all()
+            if saved.isEmpty { print("No saved photos. Save one with `spacephotos saved add <yyyy-MM-dd>`.") }
+            let decoders: [any ImageDecoding] = [PNGDecoder(), JPEGDecoder()]
+            for entry in saved {
+                print("\n\(entry.photo.day)  \(entry.photo.title)  (\(entry.mediaType), \(entry.imageByteCount / 1024) KiB)")
+                guard !images.noImages, let data = try await repository.imageData(for: entry.id) else { continue }
+                do {
+                    guard let decoder = decoders.first(where: { $0.canDecode(data) }) else {
+                        throw ImageError.unsupportedImage(mediaType: entry.mediaType)
+                    }
+                    images.draw(try decoder.decode(data, limits: ImageDecodingLimits()))
+                } catch {
+                    print("   (the saved image cannot be shown: \(error))")
+                }
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Save the photo of a day, with its image.")
+        @OptionGroup var options: Options
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The photo's day, yyyy-MM-dd.") var day: String
+
+        func run() async throws {
+            let date = try SavedCommand.day(day)
+            let repository = try await options.openRepository()
+            try await server.withServer { baseURL in
+                try await Self.save(date, baseURL: baseURL, repository: repository)
+            }
+        }
+
+        @MainActor
+        static func save(_ date: Date, baseURL: URL, repository: SavedPhotoRepository) async throws {
+            let client = HTTPClient(baseURL: baseURL)
+            let photo = try await PhotoAPI(client: client).photo(on: date)
+            let saved = SavedPhotos(repository: repository, pipeline: ImageOptions.pipeline(client: client))
+            print("Saving \(photo.day)  \(photo.title)…")
+            guard await saved.save(photo) else {
+                printError(saved.errorMessage ?? "The photo could not be saved.")
+                throw ExitCode.failure
+            }
+            print("Saved.")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a saved photo.")
+        @OptionGroup var options: Options
+        @Argument(help: "The photo's day, yyyy-MM-dd.") var day: String
+
+        func run() async throws {
+            let date = try SavedCommand.day(day)
+            if try await options.openRepository().remove(date) {
+                print("Removed \(day).")
+            } else {
+                printError("No saved photo of \(day).")
+                throw ExitCode.failure
+            }
+        }
+    }
+}

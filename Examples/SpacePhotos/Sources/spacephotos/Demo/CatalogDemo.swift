@@ -1,0 +1,97 @@
+import BaselineConcurrency
+import BaselineHTTP
+import BaselineImages
+import Foundation
+import HTTPTypes
+import SpacePhotosCore
+import SpacePhotosTerminal
+
+/// Seed 004: the space photo catalog, its images, a refresh that supersedes
+/// a slow load, and saving photos.
+struct CatalogDemo {
+    let baseURL: URL
+    let dataDirectory: URL
+    let narrator: Narrator
+
+    /// Counts the requests that reach the network, to show coalescing.
+    final class RequestCounter: HTTPMiddleware {
+        let count = LockedValue(0)
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+            count.withLock { $0 += 1 }
+            return try await next(request, body)
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let client = HTTPClient(baseURL: baseURL)
+        let counter = RequestCounter()
+        var configuration = ImagePipeline.Configuration()
+        configuration.diskCache = try DiskImageCache(directory: dataDirectory.appendingPathComponent("images"), limit: 64 * 1_048_576)
+        let pipeline = ImagePipeline(client: HTTPClient(baseURL: baseURL, middleware: [counter]), configuration: configuration)
+
+        narrator.section("The catalog (seed 004): 8 random days, at most 4 requests at a time, in a task group")
+        // The first load is slow on purpose (the server waits 3 s per photo), for the refresh below.
+        let loads = LockedValue(0)
+        let live = PhotoSource.live(client: client)
+        let slow = PhotoSource.live(client: client, serverOptions: [URLQueryItem(name: "delay", value: "3000")])
+        let catalog = PhotoCatalog(
+            source: PhotoSource(
+                randomDates: { count in
+                    loads.withLock { $0 += 1 }
+                    return try await live.randomDates(count)
+                },
+                photo: { date in
+                    try await (loads.current == 1 ? slow : live).photo(date)
+                }
+            ),
+            count: 8,
+            maximumConcurrentFetches: 4
+        )
+        let started = ContinuousClock.now
+        let firstLoad = Task { await catalog.updateItems() }
+        await waitUntil(catalog) { $0.isLoading }
+        narrator.step("Loading (slowly)… then pull to refresh: the new load supersedes it.")
+        await catalog.updateItems()
+        await firstLoad.value
+        narrator.result("\(catalog.items.count) photos after \(Self.format(ContinuousClock.now - started)) — the slow load was cancelled, never shown:")
+        for photo in catalog.items {
+            narrator.step("\(photo.day)  \(photo.title)")
+        }
+
+        guard let photo = catalog.items.first else { return }
+        narrator.section("Its image through BaselineImages: 20 views ask at once → one download, one decode")
+        let images = try await withThrowingTaskGroup(of: DecodedImage.self) { group in
+            for _ in 0..<20 { group.addTask { try await pipeline.image(for: photo.url) } }
+            var images: [DecodedImage] = []
+            for try await image in group { images.append(image) }
+            return images
+        }
+        narrator.result("\(images.count) images, \(counter.count.current) download; \(images[0].width)×\(images[0].height), \(images[0].byteCount / 1024) KiB decoded.")
+        for line in HalfBlockImage(images[0], columns: 64).lines {
+            print("   " + line)
+        }
+
+        narrator.section("Saving photos (SavePhotoButton and the Saved tab)")
+        let repository = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
+        let saved = SavedPhotos(repository: repository, pipeline: pipeline)
+        let saving = Task { await saved.save(photo) }
+        await waitUntil(saved) { $0.isSaving(photo) }
+        narrator.step("Saving “\(photo.title)”… button disabled: \(saved.isSaving(photo))")
+        _ = await saving.value
+        for other in catalog.items.dropFirst().prefix(2) {
+            await saved.save(other)
+        }
+        await waitUntil(saved) { $0.photos.count == min(3, catalog.items.count) }
+        narrator.result("Saved: " + saved.photos.map { "\($0.photo.day) (\($0.imageByteCount / 1024) KiB)" }.joined(separator: ", "))
+        await saved.unsave(photo)
+        await waitUntil(saved) { !$0.isSaved(photo) }
+        narrator.result("After unsaving \(photo.day): " + saved.photos.map(\.photo.day).joined(separator: ", "))
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        let milliseconds = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        return milliseconds < 1_000 ? String(format: "%.0f ms", milliseconds) : String(format: "%.2f s", milliseconds / 1_000)
+    }
+}
