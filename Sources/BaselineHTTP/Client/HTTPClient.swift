@@ -67,6 +67,9 @@ public struct HTTPClient: Sendable {
     /// Redirects are followed after the last of them, next to the transport.
     public let middleware: [any HTTPMiddleware]
     let chain: HTTPMiddleware.Next
+    /// The base URL, parsed once (every request starts from it), and its
+    /// path without a trailing slash; `nil` when the base URL does not parse.
+    private let base: (components: URLComponents, path: String)?
 
     /// How much of an unacceptable response's body is kept for the error.
     static let errorBodyLimit = 64 * 1024
@@ -81,6 +84,9 @@ public struct HTTPClient: Sendable {
         self.transport = transport
         self.middleware = middleware
         self.chain = transport.chained(behind: middleware + [RedirectMiddleware(policy: configuration.redirectPolicy)])
+        self.base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false).map { components in
+            (components, components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
+        }
     }
 
     /// Creates a client with the default configuration for `baseURL`.
@@ -238,31 +244,31 @@ public struct HTTPClient: Sendable {
             // URLComponents would escape it into the path; queries go in `query`.
             throw HTTPClientError.invalidRequest(reason: "The path \(request.path) contains '?': pass query items in `query`")
         }
-        let base: URL
+        // One URLComponents pass for path and query: building URLs is a
+        // visible share of a small request's cost.
+        var components: URLComponents
         if !request.path.hasPrefix("/"), let absolute = URL(string: request.path),
            absolute.scheme != nil, absolute.host != nil {
-            base = absolute
+            guard !request.query.isEmpty else { return absolute }
+            guard let parsed = URLComponents(url: absolute, resolvingAgainstBaseURL: false) else {
+                throw HTTPClientError.invalidRequest(reason: "The URL \(request.path) is not valid")
+            }
+            components = parsed
         } else {
             // Append rather than resolve (RFC 3986 would drop the last segment
             // of a base URL such as `https://host/api`).
-            guard var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false) else {
+            guard let base else {
                 throw HTTPClientError.invalidRequest(reason: "The base URL \(configuration.baseURL) is not valid")
             }
-            let trimmedBase = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+            components = base.components
             let path = request.path.hasPrefix("/") || request.path.isEmpty ? request.path : "/" + request.path
-            components.path = trimmedBase + path
-            guard let joined = components.url else {
-                throw HTTPClientError.invalidRequest(reason: "The path \(request.path) does not form a valid URL")
-            }
-            base = joined
+            components.path = base.path + path
         }
-        guard !request.query.isEmpty else { return base }
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
-            throw HTTPClientError.invalidRequest(reason: "The URL \(base) is not valid")
+        if !request.query.isEmpty {
+            components.queryItems = (components.queryItems ?? []) + request.query
         }
-        components.queryItems = (components.queryItems ?? []) + request.query
         guard let url = components.url else {
-            throw HTTPClientError.invalidRequest(reason: "The query does not form a valid URL")
+            throw HTTPClientError.invalidRequest(reason: "The path \(request.path) and query do not form a valid URL")
         }
         return url
     }

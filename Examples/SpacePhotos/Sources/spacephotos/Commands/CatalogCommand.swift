@@ -22,14 +22,14 @@ struct CatalogCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await server.withServer { baseURL in
-            try await Self.show(baseURL: baseURL, count: count, images: images)
+            try await Self.show(baseURL: baseURL, count: count, images: images, persistentCache: server.server != nil)
         }
     }
 
     @MainActor
-    static func show(baseURL: URL, count: Int, images: ImageOptions) async throws {
+    static func show(baseURL: URL, count: Int, images: ImageOptions, persistentCache: Bool) async throws {
         let client = HTTPClient(baseURL: baseURL)
-        let pipeline = ImageOptions.pipeline(client: client)
+        let pipeline = ImageOptions.pipeline(client: client, persistentCache: persistentCache)
         let catalog = PhotoCatalog(source: .live(client: client), count: count)
         await catalog.updateItems()
         if let error = catalog.errorMessage {

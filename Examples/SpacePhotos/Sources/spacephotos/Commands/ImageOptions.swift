@@ -21,15 +21,19 @@ struct ImageOptions: ParsableArguments {
         }
     }
 
-    /// An image pipeline on `client` whose disk cache keeps downloaded images
-    /// between runs (256 MiB under the cache directory). Without a usable
-    /// cache directory it works from memory alone.
-    static func pipeline(client: HTTPClient) -> ImagePipeline {
+    /// An image pipeline on `client`. With `persistentCache`, a disk cache
+    /// keeps downloaded images between runs (256 MiB under the cache
+    /// directory; without a usable directory, memory alone). An embedded
+    /// server listens on a new port each run, so its URLs never repeat: it
+    /// gets no disk cache, which would only fill up.
+    static func pipeline(client: HTTPClient, persistentCache: Bool) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration()
-        configuration.diskCache = try? DiskImageCache(
-            directory: AppDirectories.cache.appendingPathComponent("images"),
-            limit: 256 * 1_048_576
-        )
+        if persistentCache {
+            configuration.diskCache = try? DiskImageCache(
+                directory: AppDirectories.cache.appendingPathComponent("images"),
+                limit: 256 * 1_048_576
+            )
+        }
         return ImagePipeline(client: client, configuration: configuration)
     }
 }

@@ -63,15 +63,15 @@ struct SavedCommand: AsyncParsableCommand {
             let date = try SavedCommand.day(day)
             let repository = try await options.openRepository()
             try await server.withServer { baseURL in
-                try await Self.save(date, baseURL: baseURL, repository: repository)
+                try await Self.save(date, baseURL: baseURL, repository: repository, persistentCache: server.server != nil)
             }
         }
 
         @MainActor
-        static func save(_ date: Date, baseURL: URL, repository: SavedPhotoRepository) async throws {
+        static func save(_ date: Date, baseURL: URL, repository: SavedPhotoRepository, persistentCache: Bool) async throws {
             let client = HTTPClient(baseURL: baseURL)
             let photo = try await PhotoAPI(client: client).photo(on: date)
-            let saved = SavedPhotos(repository: repository, pipeline: ImageOptions.pipeline(client: client))
+            let saved = SavedPhotos(repository: repository, pipeline: ImageOptions.pipeline(client: client, persistentCache: persistentCache))
             print("Saving \(photo.day)  \(photo.title)…")
             guard await saved.save(photo) else {
                 printError(saved.errorMessage ?? "The photo could not be saved.")
