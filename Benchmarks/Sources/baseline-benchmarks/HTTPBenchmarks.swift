@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import BaselineAsyncHTTPClient
+import BaselineConcurrency
 import BaselineHTTP
 import Foundation
 import NIOCore
@@ -150,7 +151,7 @@ enum HTTPBenchmarks {
     /// counted from the server port's sockets in the kernel's TCP table.
     static func measure(_ variant: Variant, requests: Int, concurrency: Int, port: Int) async throws -> Throughput {
         let clock = ContinuousClock()
-        let next = Counter()
+        let next = LockedValue(0)
         let fetch = variant.fetch
         let connectionsBefore = TCPTable.connectionCount(toPort: port)
         let start = clock.now
@@ -158,7 +159,7 @@ enum HTTPBenchmarks {
             for _ in 0..<concurrency {
                 group.addTask {
                     var latencies: [Duration] = []
-                    while next.increment() <= requests {
+                    while next.withLock({ count in count += 1; return count }) <= requests {
                         let begin = clock.now
                         guard try await fetch() == 20 else { throw BenchmarkError.wrongPayload }
                         latencies.append(clock.now - begin)
@@ -209,22 +210,6 @@ enum BenchmarkError: Error {
 }
 
 /// A shared atomic-enough counter for handing out request numbers.
-final class Counter: Sendable {
-    private let value = LockedInt()
-    func increment() -> Int { value.increment() }
-}
-
-final class LockedInt: @unchecked Sendable { // safety: `value` is only touched while holding `lock`
-    private let lock = NSLock()
-    private var value = 0
-    func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-}
-
 /// Reads Linux's `/proc/net/tcp`: how many sockets (any state, TIME_WAIT
 /// included) have the server's port as their remote end — each is one
 /// connection a client opened within the last minute.
@@ -260,30 +245,23 @@ enum Memory {
 
 /// A minimal data delegate that gathers each task's body and resumes its
 /// caller at completion: the least a delegate-based client can do.
-final class DelegateCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable { // safety: `pending` is only touched while holding `lock`
-    private let lock = NSLock()
-    private var pending: [Int: (data: Data, continuation: CheckedContinuation<Data, any Error>)] = [:]
+final class DelegateCollector: NSObject, URLSessionDataDelegate, Sendable {
+    private let pending = LockedValue<[Int: (data: Data, continuation: CheckedContinuation<Data, any Error>)]>([:])
 
     func fetch(_ url: URL, on session: URLSession) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: url)
-            lock.lock()
-            pending[task.taskIdentifier] = (Data(), continuation)
-            lock.unlock()
+            pending.withLock { $0[task.taskIdentifier] = (Data(), continuation) }
             task.resume()
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        pending[dataTask.taskIdentifier]?.data.append(data)
-        lock.unlock()
+        pending.withLock { $0[dataTask.taskIdentifier]?.data.append(data) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let entry = pending.removeValue(forKey: task.taskIdentifier)
-        lock.unlock()
+        let entry = pending.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         if let error { entry?.continuation.resume(throwing: error) } else { entry.map { $0.continuation.resume(returning: $0.data) } }
     }
 }

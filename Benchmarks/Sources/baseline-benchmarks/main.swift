@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [http] [http-quick] [http-stream]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [http] [http-quick] [http-stream] [http-overhead]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -15,6 +15,10 @@ if wants("persistence") {
 
 if wants("images") {
     try await ImageBenchmarks.run()
+}
+
+if selected.contains("http-overhead") {
+    try await ClientOverheadBenchmarks.run()
 }
 
 if wants("store") {
