@@ -53,12 +53,33 @@ enum HTTPBenchmarks {
             return
         }
         let requestsPerRun = arguments.contains("http-quick") ? 2_000 : 10_000
-        for concurrency in [1, 8, 64] {
-            let variants = try makeVariants(baseURL: server.baseURL, itemsURL: itemsURL, concurrency: concurrency)
-            var results: [String: Throughput] = [:]
+        // Narrowing, for profiling one variant: HTTP_VARIANTS="Baseline/Async,pool 64" HTTP_CONCURRENCY=1
+        let environment = ProcessInfo.processInfo.environment
+        let variantFilter = environment["HTTP_VARIANTS"].map { $0.split(separator: ",").map(String.init) }
+        let levels = environment["HTTP_CONCURRENCY"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 8, 64]
+        let rounds = 3
+        for concurrency in levels {
+            let variants = try makeVariants(baseURL: server.baseURL, itemsURL: itemsURL, concurrency: concurrency).filter { variant in
+                variantFilter.map { filters in filters.contains { variant.name.contains($0) } } ?? true
+            }
             for variant in variants {
                 _ = try await measure(variant, requests: 200, concurrency: concurrency, port: server.port)   // warm-up: connections, caches
-                let result = try await measure(variant, requests: requestsPerRun, concurrency: concurrency, port: server.port)
+            }
+            // Interleaved rounds, each variant's median kept: the machine's
+            // speed drifts over a run, and a ratio of two rows measured minutes
+            // apart would carry that drift.
+            var samples: [String: [Throughput]] = [:]
+            for _ in 0..<rounds {
+                for variant in variants {
+                    let result = try await measure(variant, requests: requestsPerRun / rounds, concurrency: concurrency, port: server.port)
+                    samples[variant.name, default: []].append(result)
+                }
+            }
+            var results: [String: Throughput] = [:]
+            for variant in variants {
+                guard let runs = samples[variant.name]?.sorted(by: { $0.requestsPerSecond < $1.requestsPerSecond }) else { continue }
+                var result = runs[runs.count / 2]
+                result.newConnections = runs.reduce(0) { $0 + $1.newConnections }
                 results[variant.name] = result
                 print("  c=\(String(concurrency).padding(toLength: 3, withPad: " ", startingAt: 0)) \(variant.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(result)")
                 try await variant.shutdown()

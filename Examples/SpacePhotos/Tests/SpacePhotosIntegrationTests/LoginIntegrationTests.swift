@@ -44,7 +44,12 @@ struct LoginIntegrationTests {
     }
 
     @Test func repeatedFailuresAreRateLimitedWithRetryAfter() async throws {
-        try await withServer({ $0.rateLimit = .init(maxFailures: 3, window: .seconds(60), lockout: .seconds(90)) }) { server in
+        // The server's clock stands still, so the lockout's remaining time is exact.
+        let now = Date()
+        try await withServer({
+            $0.rateLimit = .init(maxFailures: 3, window: .seconds(60), lockout: .seconds(90))
+            $0.now = { now }
+        }) { server in
             let api = AuthAPI(client: server.client)
             let id = User.ID(rawValue: astro.id)
             for _ in 0..<3 {

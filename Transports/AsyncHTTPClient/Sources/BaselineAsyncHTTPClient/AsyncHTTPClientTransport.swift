@@ -71,10 +71,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-        guard let url = request.url else {
+        guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
             throw HTTPClientError.invalidRequest(reason: "\(request.method) \(request.path ?? "") has no absolute URL")
         }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        // The URL's text straight from the request's parts: no `URL` to parse
+        // and print again, as AsyncHTTPClient parses the string itself.
+        var outgoing = HTTPClientRequest(url: scheme + "://" + authority + path)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
