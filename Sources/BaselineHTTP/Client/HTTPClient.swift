@@ -105,7 +105,11 @@ public struct HTTPClient: Sendable {
     /// `String` and `Data` responses are the raw body here too, so a generic
     /// caller (`func load<T: Decodable>(_: Request<T>)`) gets the same result
     /// as a direct one.
+    @inlinable
     public func send<Value: Decodable & Sendable>(_ request: Request<Value>) async throws -> Response<Value> {
+        // Inlinable, so this closure is compiled where `Value` is known: the
+        // JSON decoder then runs specialised for it, instead of generic code
+        // that looks type metadata up at run time for every container.
         try await send(request) { body in
             if Value.self == Data.self, let data = body as? Value { return data }
             if Value.self == String.self {
@@ -129,7 +133,8 @@ public struct HTTPClient: Sendable {
         try await send(request, decode: Self.text(from:))
     }
 
-    private static func text(from body: Data) throws -> String {
+    @usableFromInline
+    static func text(from body: Data) throws -> String {
         guard let text = String(data: body, encoding: .utf8) else {
             throw HTTPClientError.decodingFailed(
                 underlying: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Body is not UTF-8")),
@@ -145,7 +150,8 @@ public struct HTTPClient: Sendable {
         try await send(request) { _ in () }
     }
 
-    private func send<Value>(
+    @usableFromInline
+    func send<Value>(
         _ request: Request<Value>,
         decode: (Data) throws -> Value
     ) async throws -> Response<Value> {
