@@ -84,7 +84,8 @@ struct PNGInspector {
     }
 
     /// Inflates a zlib stream whose deflate data is stored blocks (what the
-    /// server writes); compressed block types are reported, not decoded.
+    /// server's uncompressed PNGs hold, as `/dogs/random` serves); compressed
+    /// block types are reported, not decoded: libpng checks those.
     static func inflateZlib(_ stream: [UInt8]) throws -> [UInt8] {
         guard stream.count >= 6 else { throw Failure.truncated }
         let cmf = stream[0], flg = stream[1]

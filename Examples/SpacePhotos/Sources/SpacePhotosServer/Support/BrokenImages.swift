@@ -11,9 +11,9 @@ enum BrokenImages {
 
     static let oversizedSide = 30_000
 
-    /// The first half of a 320×240 star field PNG.
+    /// The first half of a compressed 320×240 star field PNG.
     static func truncatedPNG() throws(Bitmap.Failure) -> [UInt8] {
-        let file = PNGEncoder.encode(try SpaceArt.render(.starField, width: 320, height: 240, seed: 0xC0EE))
+        let file = PNGEncoder.encode(try SpaceArt.render(.starField, width: 320, height: 240, seed: 0xC0EE), compression: .deflate)
         return Array(file.prefix(file.count / 2))
     }
 
