@@ -54,3 +54,29 @@ public protocol ImageDecoding: Sendable {
     ///   when they are not this decoder's format.
     func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage
 }
+
+extension Array where Element == any ImageDecoding {
+    /// Decodes `data` with the first decoder that recognises it: what the
+    /// pipeline does with its ``ImagePipeline/Configuration/decoders``, for
+    /// bytes that come from elsewhere (a saved file, a database).
+    ///
+    /// ```swift
+    /// let image = try ImagePipeline.Configuration().decoders.decode(savedData, limits: ImageDecodingLimits())
+    /// ```
+    ///
+    /// - Throws: ``ImageError``: ``ImageError/unsupportedImage(mediaType:)``
+    ///   when no decoder recognises the bytes; a custom decoder's own error
+    ///   becomes ``ImageError/corruptImage(_:)``.
+    public func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
+        guard let decoder = first(where: { $0.canDecode(data) }) else {
+            throw ImageError.unsupportedImage(mediaType: ImageFormat(sniffing: data)?.mediaType)
+        }
+        do {
+            return try decoder.decode(data, limits: limits)
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw ImageError.corruptImage(String(describing: error))
+        }
+    }
+}

@@ -198,17 +198,7 @@ public final class ImagePipeline: Sendable {
     }
 
     private func decode(_ data: Data) throws -> DecodedImage {
-        guard let decoder = configuration.decoders.first(where: { $0.canDecode(data) }) else {
-            throw ImageError.unsupportedImage(mediaType: ImageFormat(sniffing: data)?.mediaType)
-        }
-        do {
-            return try decoder.decode(data, limits: configuration.limits)
-        } catch let error as ImageError {
-            throw error
-        } catch {
-            // A custom decoder's own error type.
-            throw ImageError.corruptImage(String(describing: error))
-        }
+        try configuration.decoders.decode(data, limits: configuration.limits)
     }
 
     /// The response body and its `Content-Type`.

@@ -9,7 +9,9 @@ import Foundation
 
 /// The size of the terminal standard output is shown in.
 public struct TerminalSize: Sendable, Equatable {
+    /// Characters per line.
     public var columns: Int
+    /// Lines on the screen.
     public var rows: Int
 
     public init(columns: Int, rows: Int) {

@@ -3,8 +3,10 @@ import Foundation
 
 /// The catalog endpoints of the example server.
 public struct PhotoAPI: Sendable {
+    /// The client the requests go through (its base URL is the server's).
     public let client: HTTPClient
 
+    /// The endpoints on `client`.
     public init(client: HTTPClient) {
         self.client = client
     }
@@ -35,6 +37,7 @@ public struct PhotoAPI: Sendable {
 
 /// The server sent a day that is not `yyyy-MM-dd`.
 public struct PhotoDayError: Error, Sendable, CustomStringConvertible {
+    /// What the server sent instead.
     public var text: String
     public var description: String { "\"\(text)\" is not a day written yyyy-MM-dd" }
 }

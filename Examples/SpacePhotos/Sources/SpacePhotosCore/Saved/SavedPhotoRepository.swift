@@ -7,9 +7,12 @@ import GRDB
 /// Saving is an upsert in one transaction: the entry and its image are there
 /// together or not at all, and saving a saved photo again replaces it.
 public struct SavedPhotoRepository: Sendable {
+    /// The database the photos are kept in.
     public let database: SQLiteDatabase
     private let now: @Sendable () -> Date
 
+    /// A repository on `database` (its schema up to date: see ``SavedPhotoSchema``);
+    /// `now` dates the saves.
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now

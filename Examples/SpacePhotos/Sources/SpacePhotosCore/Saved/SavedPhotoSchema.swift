@@ -2,6 +2,7 @@ import GRDB
 
 /// The saved photos' schema, as append-only migrations (see ``TodoSchema``).
 public enum SavedPhotoSchema {
+    /// Every migration, in order: pass it to `SQLiteDatabase.open(at:migrator:)`.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: saved_photo table") { db in

@@ -37,15 +37,12 @@ struct SavedCommand: AsyncParsableCommand {
             let repository = try await options.openRepository()
             let saved = try await repository.all()
             if saved.isEmpty { print("No saved photos. Save one with `spacephotos saved add <yyyy-MM-dd>`.") }
-            let decoders: [any ImageDecoding] = [PNGDecoder(), JPEGDecoder()]
+            let decoders = ImagePipeline.Configuration().decoders
             for entry in saved {
                 print("\n\(entry.photo.day)  \(entry.photo.title)  (\(entry.mediaType), \(entry.imageByteCount / 1024) KiB)")
                 guard !images.noImages, let data = try await repository.imageData(for: entry.id) else { continue }
                 do {
-                    guard let decoder = decoders.first(where: { $0.canDecode(data) }) else {
-                        throw ImageError.unsupportedImage(mediaType: entry.mediaType)
-                    }
-                    images.draw(try decoder.decode(data, limits: ImageDecodingLimits()))
+                    images.draw(try decoders.decode(data, limits: ImageDecodingLimits()))
                 } catch {
                     print("   (the saved image cannot be shown: \(error))")
                 }

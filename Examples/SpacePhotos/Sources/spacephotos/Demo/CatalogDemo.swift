@@ -55,7 +55,7 @@ struct CatalogDemo {
         narrator.step("Loading (slowly)… then pull to refresh: the new load supersedes it.")
         await catalog.updateItems()
         await firstLoad.value
-        narrator.result("\(catalog.items.count) photos after \(Self.format(ContinuousClock.now - started)) — the slow load was cancelled, never shown:")
+        narrator.result("\(catalog.items.count) photos after \(Narrator.format(ContinuousClock.now - started)) — the slow load was cancelled, never shown:")
         for photo in catalog.items {
             narrator.step("\(photo.day)  \(photo.title)")
         }
@@ -90,8 +90,4 @@ struct CatalogDemo {
         narrator.result("After unsaving \(photo.day): " + saved.photos.map(\.photo.day).joined(separator: ", "))
     }
 
-    private static func format(_ duration: Duration) -> String {
-        let milliseconds = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-        return milliseconds < 1_000 ? String(format: "%.0f ms", milliseconds) : String(format: "%.2f s", milliseconds / 1_000)
-    }
 }

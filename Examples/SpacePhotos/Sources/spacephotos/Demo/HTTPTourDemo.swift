@@ -43,7 +43,7 @@ struct HTTPTourDemo {
         }
         let width = dog.value.dropFirst(16).prefix(4).reduce(0) { $0 << 8 | Int($1) }
         let height = dog.value.dropFirst(20).prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        narrator.result("A \(width)×\(height) PNG, \(dog.value.count) bytes, first byte after \(format(dog.metrics.timeToFirstByte)).")
+        narrator.result("A \(width)×\(height) PNG, \(dog.value.count) bytes, first byte after \(Narrator.format(dog.metrics.timeToFirstByte)).")
 
         narrator.section("Download with progress, to a file moved into place when complete")
         let file = dataDirectory.appendingPathComponent("64MiB.bin")
@@ -57,7 +57,7 @@ struct HTTPTourDemo {
                 narrator.step("[\(bar)] \(percent) %")
             }
         }
-        narrator.result("\(downloaded.metrics.bytesReceived / 1_048_576) MiB in \(format(downloaded.metrics.duration)) → \(file.lastPathComponent)")
+        narrator.result("\(downloaded.metrics.bytesReceived / 1_048_576) MiB in \(Narrator.format(downloaded.metrics.duration)) → \(file.lastPathComponent)")
 
         narrator.section("Upload expecting 201, with progress")
         let steps = LockedValue(0)
@@ -84,7 +84,7 @@ struct HTTPTourDemo {
         let retrying = HTTPClient(baseURL: baseURL, middleware: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 4))])
         struct Flaky: Decodable, Sendable { var attempts: Int }
         let flaky = try await retrying.send(Request<Flaky>.get("/flaky/demo", query: [URLQueryItem(name: "failures", value: "2")]))
-        narrator.result("Succeeded on attempt \(flaky.value.attempts), after \(format(flaky.metrics.duration)) of waiting as the server asked.")
+        narrator.result("Succeeded on attempt \(flaky.value.attempts), after \(Narrator.format(flaky.metrics.duration)) of waiting as the server asked.")
 
         narrator.section("A request cancelled mid-flight")
         let slow = Task { _ = try await client.send(Request<Void>.get("/slow", query: [URLQueryItem(name: "ms", value: "5000")])) }
@@ -105,10 +105,5 @@ struct HTTPTourDemo {
         if let request = last.request.current {
             narrator.result(request.curlDescription())
         }
-    }
-
-    private func format(_ duration: Duration) -> String {
-        let milliseconds = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-        return milliseconds < 1_000 ? String(format: "%.0f ms", milliseconds) : String(format: "%.2f s", milliseconds / 1_000)
     }
 }
