@@ -34,67 +34,82 @@ enum HTTPBenchmarks {
     }
 
     static func run(arguments: Set<String>) async throws {
-        if arguments.contains("http-stream"), let external = ProcessInfo.processInfo.environment["BASELINE_SERVER_URL"].flatMap(URL.init(string:)) {
-            // A `spacephotos serve` in another process: the peak is the client's alone.
+        // BASELINE_SERVER_URL: a `spacephotos serve` in another process, so
+        // the process's CPU and memory figures are the clients' alone.
+        let external = ProcessInfo.processInfo.environment["BASELINE_SERVER_URL"].flatMap(URL.init(string:))
+        if arguments.contains("http-stream"), let external {
             try await streamingDownload(baseURL: external)
             return
         }
-        let server = try await ExampleServer().start()
-        defer { Task { await server.stop() } }
-        print("HTTP (GET /json/items?count=20 + JSON decode, server on loopback in this process)")
-        let url = server.baseURL.appendingPathComponent("json/items")
+        let server = external == nil ? try await ExampleServer().start() : nil
+        defer { if let server { Task { await server.stop() } } }
+        guard let baseURL = external ?? server?.baseURL, let port = baseURL.port ?? server?.port else { return }
+        print("HTTP (GET /json/items?count=20 + JSON decode, server on loopback \(external == nil ? "in this process" : "in another process"))")
+        let url = baseURL.appendingPathComponent("json/items")
         let query = URLQueryItem(name: "count", value: "20")
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
         components.queryItems = [query]
         guard let itemsURL = components.url else { return }
 
         if arguments.contains("http-stream") {
-            try await streamingDownload(baseURL: server.baseURL)
+            try await streamingDownload(baseURL: baseURL)
             return
         }
-        let requestsPerRun = arguments.contains("http-quick") ? 2_000 : 10_000
-        // Narrowing, for profiling one variant: HTTP_VARIANTS="Baseline/Async,pool 64" HTTP_CONCURRENCY=1
+        // Narrowing, for profiling one variant: HTTP_VARIANTS="Baseline/Async,pool 64" HTTP_CONCURRENCY=1 HTTP_REQUESTS=30000
         let environment = ProcessInfo.processInfo.environment
+        let requestsPerRun = environment["HTTP_REQUESTS"].flatMap(Int.init) ?? (arguments.contains("http-quick") ? 2_000 : 10_000)
         let variantFilter = environment["HTTP_VARIANTS"].map { $0.split(separator: ",").map(String.init) }
         let levels = environment["HTTP_CONCURRENCY"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 8, 64]
-        let rounds = 3
+        let rounds = environment["HTTP_ROUNDS"].flatMap(Int.init) ?? 5
+        let comparisons = [
+            ("Baseline/URLSessionTransport", "URLSession (raw)"),
+            ("Baseline/URLSessionTransport", "URLSession (raw, data delegate)"),
+            ("Baseline/AsyncHTTPClientTransport", "AsyncHTTPClient (raw, pool 64)"),
+            ("Baseline/AsyncHTTPClientTransport", "URLSession (raw)"),
+        ]
         for concurrency in levels {
-            let variants = try makeVariants(baseURL: server.baseURL, itemsURL: itemsURL, concurrency: concurrency).filter { variant in
+            let variants = try makeVariants(baseURL: baseURL, itemsURL: itemsURL, concurrency: concurrency).filter { variant in
                 variantFilter.map { filters in filters.contains { variant.name.contains($0) } } ?? true
             }
             for variant in variants {
-                _ = try await measure(variant, requests: 200, concurrency: concurrency, port: server.port)   // warm-up: connections, caches
+                _ = try await measure(variant, requests: 200, concurrency: concurrency, port: port)   // warm-up: connections, caches
             }
-            // Interleaved rounds, each variant's median kept: the machine's
-            // speed drifts over a run, and a ratio of two rows measured minutes
-            // apart would carry that drift.
+            // Interleaved rounds: the machine's speed drifts over a run, and a
+            // ratio of two rows measured minutes apart would carry that drift.
             var samples: [String: [Throughput]] = [:]
             for _ in 0..<rounds {
                 for variant in variants {
-                    let result = try await measure(variant, requests: requestsPerRun / rounds, concurrency: concurrency, port: server.port)
+                    let result = try await measure(variant, requests: requestsPerRun / rounds, concurrency: concurrency, port: port)
                     samples[variant.name, default: []].append(result)
                 }
             }
-            var results: [String: Throughput] = [:]
             for variant in variants {
-                guard let runs = samples[variant.name]?.sorted(by: { $0.requestsPerSecond < $1.requestsPerSecond }) else { continue }
-                var result = runs[runs.count / 2]
+                guard let runs = samples[variant.name] else { continue }
+                let sorted = runs.sorted(by: { $0.requestsPerSecond < $1.requestsPerSecond })
+                var result = sorted[sorted.count / 2]
                 result.newConnections = runs.reduce(0) { $0 + $1.newConnections }
-                results[variant.name] = result
+                // Costs are averaged over the rounds: they drift less than rates do.
+                result.cpuPerRequest = runs.reduce(.zero) { $0 + $1.cpuPerRequest } / runs.count
+                result.contextSwitchesPerRequest = runs.reduce(0) { $0 + $1.contextSwitchesPerRequest } / Double(runs.count)
                 print("  c=\(String(concurrency).padding(toLength: 3, withPad: " ", startingAt: 0)) \(variant.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(result)")
                 try await variant.shutdown()
             }
-            for (baseline, raw) in [("Baseline/URLSessionTransport", "URLSession (raw)"), ("Baseline/AsyncHTTPClientTransport", "AsyncHTTPClient (raw, pool 64)")] {
-                if let b = results[baseline], let r = results[raw] {
-                    print(String(format: "  c=%-3d %@ / %@: %.1f %%", concurrency, baseline, raw, 100 * b.requestsPerSecond / r.requestsPerSecond))
+            // Each ratio is the median of the rounds' ratios: the two rows of
+            // one round ran seconds apart, on the same state of the machine.
+            for (measured, reference) in comparisons {
+                guard let a = samples[measured], let b = samples[reference], a.count == b.count else { continue }
+                let ratios = zip(a, b).map { $0.requestsPerSecond / $1.requestsPerSecond }.sorted()
+                let median = ratios[ratios.count / 2]
+                let range = String(format: "rounds %.2f–%.2f", ratios.first ?? 0, ratios.last ?? 0)
+                if measured.hasPrefix("Baseline") && reference.hasPrefix(measured.hasSuffix("URLSessionTransport") ? "URLSession" : "AsyncHTTPClient") {
+                    print(String(format: "  c=%-3d %@ / %@: %.1f %% (%@)", concurrency, measured, reference, 100 * median, range))
+                } else {
+                    print(String(format: "  c=%-3d %@ vs %@: %.2f× (%@)", concurrency, measured, reference, median, range))
                 }
-            }
-            if let ahc = results["Baseline/AsyncHTTPClientTransport"], let session = results["URLSession (raw)"] {
-                print(String(format: "  c=%-3d Baseline/AsyncHTTPClientTransport vs URLSession: %.1f×", concurrency, ahc.requestsPerSecond / session.requestsPerSecond))
             }
         }
         if !arguments.contains("http-quick") {
-            try await streamingDownload(baseURL: server.baseURL)
+            try await streamingDownload(baseURL: baseURL)
         }
     }
 
@@ -147,7 +162,22 @@ enum HTTPBenchmarks {
             try await overAHC.send(request).value.count
         }, shutdown: { try await ahcTransport.shutdown() })
 
-        return [raw, rawDelegate, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
+        var variants = [raw, rawDelegate, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
+        if ProcessInfo.processInfo.environment["HTTP_DIAGNOSTICS"] != nil {
+            // Halfway points between raw AsyncHTTPClient and Baseline on it,
+            // to tell which layer a difference comes from.
+            let httpRequest = try overAHC.makeHTTPRequest(request).0
+            variants.append(Variant(name: "diag: transport.send + HTTPBody.collect", fetch: {
+                let (_, body) = try await ahcTransport.send(httpRequest, body: nil)
+                return try decoder.decode([Item].self, from: try await body.collect(upTo: 16 * 1024 * 1024)).count
+            }))
+            variants.append(Variant(name: "diag: execute + HTTPBody(map).collect", fetch: {
+                let response = try await ahc64.execute(HTTPClientRequest(url: itemsURL.absoluteString), timeout: .seconds(30))
+                let body = HTTPBody(response.body.map { Data($0.readableBytesView) }, length: nil)
+                return try decoder.decode([Item].self, from: try await body.collect(upTo: 16 * 1024 * 1024)).count
+            }))
+        }
+        return variants
     }
 
     static func fetchRaw(_ client: AsyncHTTPClient.HTTPClient, _ url: URL, _ decoder: JSONDecoder) async throws -> Int {
@@ -161,10 +191,15 @@ enum HTTPBenchmarks {
         var medianLatency: Duration
         var p99Latency: Duration
         var newConnections: Int
+        /// The whole process's CPU time per request (client and in-process server).
+        var cpuPerRequest: Duration
+        /// Context switches per request, voluntary and not (the process's).
+        var contextSwitchesPerRequest: Double
 
         var description: String {
-            String(format: "%8.0f req/s  latency median %@  p99 %@  new connections %d",
-                   requestsPerSecond, format(medianLatency), format(p99Latency), newConnections)
+            String(format: "%8.0f req/s  latency median %@  p99 %@  CPU %5.0f µs/req  %4.1f switches/req  new connections %d",
+                   requestsPerSecond, format(medianLatency), format(p99Latency),
+                   seconds(cpuPerRequest) * 1e6, contextSwitchesPerRequest, newConnections)
         }
     }
 
@@ -175,6 +210,7 @@ enum HTTPBenchmarks {
         let next = LockedValue(0)
         let fetch = variant.fetch
         let connectionsBefore = TCPTable.connectionCount(toPort: port)
+        let usageBefore = ProcessUsage.now()
         let start = clock.now
         let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
             for _ in 0..<concurrency {
@@ -191,12 +227,15 @@ enum HTTPBenchmarks {
             return try await group.reduce(into: []) { $0 += $1 }.sorted()
         }
         let elapsed = clock.now - start
+        let usage = ProcessUsage.now() - usageBefore
         let connectionsAfter = TCPTable.connectionCount(toPort: port)
         return Throughput(
             requestsPerSecond: Double(requests) / seconds(elapsed),
             medianLatency: latencies[latencies.count / 2],
             p99Latency: latencies[min(latencies.count - 1, latencies.count * 99 / 100)],
-            newConnections: max(0, connectionsAfter - connectionsBefore)
+            newConnections: max(0, connectionsAfter - connectionsBefore),
+            cpuPerRequest: usage.cpu / requests,
+            contextSwitchesPerRequest: Double(usage.contextSwitches) / Double(requests)
         )
     }
 
@@ -242,6 +281,28 @@ enum TCPTable {
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             return columns.count > 2 && columns[2].hasSuffix(hexPort)
         }.count
+    }
+}
+
+/// The process's CPU time and context switches so far (`getrusage`): what a
+/// request costs, apart from how long the scheduler made it wait.
+struct ProcessUsage {
+    var cpu: Duration
+    var contextSwitches: Int
+
+    static func now() -> ProcessUsage {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
+        return ProcessUsage(cpu: duration(usage.ru_utime) + duration(usage.ru_stime), contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw)
+    }
+
+    static func - (after: ProcessUsage, before: ProcessUsage) -> ProcessUsage {
+        ProcessUsage(cpu: after.cpu - before.cpu, contextSwitches: after.contextSwitches - before.contextSwitches)
     }
 }
 

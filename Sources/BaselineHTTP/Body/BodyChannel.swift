@@ -74,36 +74,54 @@ final class BodyChannel: ChunkReader {
     // MARK: Reader
 
     func next() async throws -> Data? {
-        try await withTaskCancellationHandler {
+        // What has already arrived is taken without suspending: a suspension
+        // is a trip through the executor, and for a small response (one
+        // chunk, then the end) that would double the cost of reading it.
+        if Task.isCancelled {
+            cancel()
+            throw CancellationError()
+        }
+        if let ready = takeReady() {
+            return try ready.get()
+        }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let (result, resumeProducer) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
-                    if state.cancelled { return (.failure(CancellationError()), false) }
-                    if state.head < state.chunks.count {
-                        let chunk = state.chunks[state.head]
-                        state.head += 1
-                        state.bufferedBytes -= chunk.count
-                        if state.head > 64, state.head * 2 > state.chunks.count {
-                            state.chunks.removeFirst(state.head)
-                            state.head = 0
-                        }
-                        let resume = state.paused && state.bufferedBytes < lowWater
-                        if resume { state.paused = false }
-                        return (.success(chunk), resume)
-                    }
-                    switch state.end {
-                    case .success: return (.success(nil), false)
-                    case let .failure(error): return (.failure(error), false)
-                    case nil:
-                        state.waiter = continuation
-                        return (nil, false)
-                    }
-                }
-                if resumeProducer { flowControl?(false) }
-                if let result { continuation.resume(with: result) }
+                // Checked again under the lock that the producer takes, so a
+                // chunk arriving in between is not missed.
+                if let ready = takeReady(orWaitWith: continuation) { continuation.resume(with: ready) }
             }
         } onCancel: {
             cancel()
         }
+    }
+
+    /// The next chunk or the end, if there is one; otherwise `waiter` (when
+    /// given) is parked for the producer to resume.
+    private func takeReady(orWaitWith waiter: CheckedContinuation<Data?, any Error>? = nil) -> Result<Data?, any Error>? {
+        let (result, resumeProducer) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
+            if state.cancelled { return (.failure(CancellationError()), false) }
+            if state.head < state.chunks.count {
+                let chunk = state.chunks[state.head]
+                state.head += 1
+                state.bufferedBytes -= chunk.count
+                if state.head > 64, state.head * 2 > state.chunks.count {
+                    state.chunks.removeFirst(state.head)
+                    state.head = 0
+                }
+                let resume = state.paused && state.bufferedBytes < lowWater
+                if resume { state.paused = false }
+                return (.success(chunk), resume)
+            }
+            switch state.end {
+            case .success: return (.success(nil), false)
+            case let .failure(error): return (.failure(error), false)
+            case nil:
+                if let waiter { state.waiter = waiter }
+                return (nil, false)
+            }
+        }
+        if resumeProducer { flowControl?(false) }
+        return result
     }
 
     /// The reader stopped: drop what is queued and stop the producer.

@@ -128,13 +128,27 @@ public struct HTTPBody: Sendable, AsyncSequence {
             return data
         }
         if let length = knownLength, length > limit { throw HTTPClientError.responseTooLarge(limit: limit) }
-        var data = Data()
-        if let length = knownLength { data.reserveCapacity(length) }
-        for try await chunk in self {
-            guard data.count + chunk.count <= limit else { throw HTTPClientError.responseTooLarge(limit: limit) }
-            data.append(chunk)
+        // A small response usually arrives as one chunk: it is returned as it
+        // came, and a buffer is made only when a second chunk follows.
+        var first: Data?
+        var whole = Data()
+        var received = 0
+        for try await chunk in self where !chunk.isEmpty {
+            received += chunk.count
+            guard received <= limit else { throw HTTPClientError.responseTooLarge(limit: limit) }
+            if first == nil, whole.isEmpty {
+                first = chunk
+                continue
+            }
+            if let head = first {
+                whole.reserveCapacity(Swift.max(knownLength ?? 0, received))
+                whole.append(head)
+                first = nil
+            }
+            whole.append(chunk)
         }
-        return data
+        if let first { return first.startIndex == 0 ? first : Data(first) }
+        return whole
     }
 
     /// Stops a streamed body that will not be read (a response that is about

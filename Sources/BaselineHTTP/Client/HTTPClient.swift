@@ -110,13 +110,14 @@ public struct HTTPClient: Sendable {
         // Inlinable, so this closure is compiled where `Value` is known: the
         // JSON decoder then runs specialised for it, instead of generic code
         // that looks type metadata up at run time for every container.
-        try await send(request) { body in
+        let decoder = configuration.decoder
+        return try await send(request) { body in
             if Value.self == Data.self, let data = body as? Value { return data }
             if Value.self == String.self {
                 if let text = try Self.text(from: body) as? Value { return text }
             }
             do {
-                return try configuration.decoder.decode(Value.self, from: body)
+                return try decoder.decode(Value.self, from: body)
             } catch {
                 throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: body))
             }
@@ -150,31 +151,72 @@ public struct HTTPClient: Sendable {
         try await send(request) { _ in () }
     }
 
-    @usableFromInline
+    @inlinable
     func send<Value>(
         _ request: Request<Value>,
         decode: (Data) throws -> Value
     ) async throws -> Response<Value> {
+        // Only building the request and decoding depend on `Value`; the
+        // exchange in between is one non-generic function.
         let (head, body) = try makeHTTPRequest(request)
-        let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+        let exchange = try await exchange(
+            head, body: body,
+            limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
+            timeout: request.timeout ?? configuration.timeout,
+            acceptableStatusCodes: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        )
+        return Response(value: try decode(exchange.body), head: exchange.head, body: exchange.body, metrics: exchange.metrics)
+    }
+
+    /// A response received whole and accepted, before decoding.
+    @usableFromInline
+    struct Exchange: Sendable {
+        @usableFromInline var head: HTTPResponse
+        @usableFromInline var body: Data
+        @usableFromInline var metrics: RequestMetrics
+    }
+
+    /// Sends `head` and `body` through the chain, receives the whole
+    /// response body (at most `limit` bytes) and checks the status.
+    @usableFromInline
+    func exchange(
+        _ head: HTTPRequest,
+        body: HTTPBody?,
+        limit: Int,
+        timeout: Duration?,
+        acceptableStatusCodes: Range<Int>
+    ) async throws -> Exchange {
         let startDate = Date()
         let start = ContinuousClock.now
         let chain = self.chain
-        let (responseHead, data, firstByte) = try await Self.withTimeout(request.timeout ?? configuration.timeout) {
-            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
-            let firstByte = ContinuousClock.now - start
-            let data = try await Self.mappingErrors { try await responseBody.collect(upTo: limit) }
-            return (responseHead, data, firstByte)
+        let (responseHead, data, firstByte) = if let timeout {
+            try await Self.withTimeout(timeout) { try await Self.receive(head, body: body, on: chain, upTo: limit, since: start) }
+        } else {
+            // No timer task and no escaping closure: the common case stays cheap.
+            try await Self.receive(head, body: body, on: chain, upTo: limit, since: start)
         }
         let metrics = RequestMetrics(
             startDate: startDate, timeToFirstByte: firstByte, duration: ContinuousClock.now - start,
             bytesSent: body?.knownLength ?? 0, bytesReceived: data.count
         )
-        let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-        guard acceptable.contains(responseHead.status.code) else {
+        guard acceptableStatusCodes.contains(responseHead.status.code) else {
             throw HTTPClientError.unacceptableStatus(responseHead, body: data)
         }
-        return Response(value: try decode(data), head: responseHead, body: data, metrics: metrics)
+        return Exchange(head: responseHead, body: data, metrics: metrics)
+    }
+
+    /// The response head, its whole body and the time to the head.
+    private static func receive(
+        _ head: HTTPRequest,
+        body: HTTPBody?,
+        on chain: HTTPMiddleware.Next,
+        upTo limit: Int,
+        since start: ContinuousClock.Instant
+    ) async throws -> (HTTPResponse, Data, Duration) {
+        let (responseHead, responseBody) = try await perform(head, body: body, on: chain)
+        let firstByte = ContinuousClock.now - start
+        let data = try await mappingErrors { try await responseBody.collect(upTo: limit) }
+        return (responseHead, data, firstByte)
     }
 
     /// Runs the middleware chain and transport, keeping the error contract.
@@ -246,7 +288,7 @@ public struct HTTPClient: Sendable {
     }
 
     private func resolveURL<Value>(for request: Request<Value>) throws -> URL {
-        guard !request.path.contains("?") else {
+        guard !request.path.utf8.contains(UInt8(ascii: "?")) else {
             // URLComponents would escape it into the path; queries go in `query`.
             throw HTTPClientError.invalidRequest(reason: "The path \(request.path) contains '?': pass query items in `query`")
         }

@@ -67,6 +67,20 @@ struct BodyChannelTests {
         await #expect(throws: CancellationError.self) { try await channel.next() }
     }
 
+    @Test func aCancelledReaderGetsNoQueuedChunk() async throws {
+        // Chunks waiting in the queue are taken without suspending; a
+        // cancelled reader must still stop there, and stop the producer.
+        let producer = Producer()
+        let channel = producer.channel()
+        channel.yield(Data("queued".utf8))
+        let reader = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await channel.next()
+        }
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        #expect(producer.cancels.current == 1)
+    }
+
     @Test func abandoningAStreamedBodyStopsTheProducer() async throws {
         let producer = Producer()
         let channel = producer.channel()

@@ -14,6 +14,34 @@ struct StreamingBodyTests {
         return HTTPBody(stream, length: nil)
     }
 
+    @Test func collectJoinsTheChunks() async throws {
+        #expect(try await body("ab", "", "cd", "e").collect(upTo: 5) == Data("abcde".utf8))
+        #expect(try await body().collect(upTo: 5) == Data())
+        #expect(try await body("", "").collect(upTo: 5) == Data())
+    }
+
+    @Test func collectStopsAtTheLimitAcrossChunks() async throws {
+        await #expect {
+            try await body("abc", "def").collect(upTo: 5)
+        } throws: { error in
+            if case .responseTooLarge(limit: 5) = error as? HTTPClientError { true } else { false }
+        }
+        await #expect(throws: HTTPClientError.self) { try await body("abcdef").collect(upTo: 5) }
+    }
+
+    @Test func aSingleChunkComesBackIndexedFromZero() async throws {
+        // One chunk is returned without copying, unless it is a slice of a
+        // larger buffer: callers may index the body from 0.
+        let buffer = Data("0123456789".utf8)
+        let slice = buffer[4...]
+        let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+        feed.yield(slice)
+        feed.finish()
+        let collected = try await HTTPBody(stream, length: nil).collect(upTo: 100)
+        #expect(collected == Data("456789".utf8))
+        #expect(collected.startIndex == 0)
+    }
+
     @Test func linesJoinChunksAndSplitOnNewlines() async throws {
         var lines: [String] = []
         for try await line in body("al", "pha\nbe", "ta\r\n", "\ngam", "ma").lines() { lines.append(line) }
