@@ -33,7 +33,9 @@ extension HTTPClient {
     public func stream<Value>(_ request: Request<Value>) async throws -> StreamingResponse {
         let (head, body) = try makeHTTPRequest(request)
         let chain = self.chain
-        let (responseHead, responseBody) = try await Self.withTimeout(request.timeout ?? configuration.timeout) {
+        let (responseHead, responseBody) = if let timeout = request.timeout ?? configuration.timeout {
+            try await Self.withTimeout(timeout) { try await Self.perform(head, body: body, on: chain) }
+        } else {
             try await Self.perform(head, body: body, on: chain)
         }
         try await validate(responseHead, body: responseBody, for: request)

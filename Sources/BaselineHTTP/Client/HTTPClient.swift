@@ -245,11 +245,10 @@ public struct HTTPClient: Sendable {
     /// `operation`, or ``HTTPClientError/timedOut(after:)`` when it takes
     /// longer than `timeout` (it is then cancelled).
     static func withTimeout<T: Sendable>(
-        _ timeout: Duration?,
+        _ timeout: Duration,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        guard let timeout else { return try await operation() }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
+        try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
                 try await Task.sleep(for: timeout)
