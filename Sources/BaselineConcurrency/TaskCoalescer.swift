@@ -12,6 +12,11 @@
 /// has been (unless the coalescer was made with `cancelsAbandonedWork: false`).
 /// An error thrown by the operation is thrown to every caller.
 ///
+/// The run takes the priority of the caller that started it and is raised to
+/// that of any more urgent caller that joins it or is escalated while it
+/// waits (where the runtime supports escalation: Linux, and Apple platforms
+/// from their 2025 releases), as awaiting a task would raise it.
+///
 /// ```swift
 /// let thumbnails = TaskCoalescer<URL, Image>()
 /// // Ten cells asking for the same URL at once make one download.
@@ -96,7 +101,26 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   is cancelled (at once, whatever the run is doing).
     public func value(for key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let waiterID = state.withLock { $0.makeID() }
-        return try await withTaskCancellationHandler {
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            // A caller waits on a continuation, not on the run's task, so the
+            // runtime cannot see whom it waits for: a caller escalated while
+            // it waits (someone awaits it at a higher priority) passes that
+            // on to the run by hand.
+            return try await withTaskPriorityEscalationHandler {
+                try await wait(for: key, waiterID: waiterID, operation: operation)
+            } onPriorityEscalated: { [self] _, priority in
+                escalateRun(for: key, waiterID: waiterID, to: priority)
+            }
+        }
+        return try await wait(for: key, waiterID: waiterID, operation: operation)
+    }
+
+    private func wait(
+        for key: Key,
+        waiterID: UInt64,
+        operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
                 join(key: key, waiterID: waiterID, continuation: continuation, operation: operation)
             }
@@ -137,11 +161,12 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
         continuation: Waiter,
         operation: @escaping @Sendable () async throws -> Value
     ) {
-        let (cancelled, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>]) in
+        let (cancelled, watchers, joinedRun) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>], Task<Void, Never>?) in
             // Checked under the lock: a cancellation that lands after this
             // check runs `leave`, which then finds the waiter registered.
-            if Task.isCancelled { return (true, []) }
-            if state.runs[key] == nil {
+            if Task.isCancelled { return (true, [], nil) }
+            let joinedRun = state.runs[key]?.task
+            if joinedRun == nil {
                 let runID = state.makeID()
                 state.runs[key] = Run(id: runID)
                 // Started under the lock so that the run is in place before
@@ -158,10 +183,27 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
                 }
             }
             state.runs[key]?.waiters[waiterID] = continuation
-            return (false, state.satisfiedWatchers())
+            return (false, state.satisfiedWatchers(), joinedRun)
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
         for watcher in watchers { watcher.resume() }
+        if let joinedRun, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            // A run started by a low-priority caller (a prefetch) speeds up
+            // for a more urgent one that joins it, as awaiting its task
+            // would make it. Outside the lock: escalation runs the run's
+            // own escalation handlers, which may take it.
+            joinedRun.escalatePriority(to: Task.currentPriority)
+        }
+    }
+
+    /// Raises the priority of the run that waiter `waiterID` waits for.
+    private func escalateRun(for key: Key, waiterID: UInt64, to priority: TaskPriority) {
+        let run = state.withLock { state in
+            state.runs[key].flatMap { $0.waiters[waiterID] == nil ? nil : $0.task }
+        }
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            run?.escalatePriority(to: priority)
+        }
     }
 
     private func leave(key: Key, waiterID: UInt64) {

@@ -128,6 +128,54 @@ struct TaskCoalescerTests {
         #expect(coalescer.inFlightCount == 0)
     }
 
+    // MARK: Priority
+
+    /// A coalescer whose run reports the priority it runs at when the test lets it go on.
+    let priorityProbe = TaskCoalescer<String, TaskPriority>()
+    let gate = ControllableCall<Void, Void>()
+
+    func startProbe(priority: TaskPriority) -> Task<TaskPriority, any Error> {
+        Task(priority: priority) { [priorityProbe, gate] in
+            try await priorityProbe.value(for: "k") {
+                try await gate()
+                return Task.currentPriority
+            }
+        }
+    }
+
+    @Test func aMoreUrgentCallerRaisesTheRunItJoins() async throws {
+        let background = startProbe(priority: .background)
+        let run = try await gate.nextCall()
+        let urgent = startProbe(priority: .high)
+        try await priorityProbe.waitUntilWaiting(atLeast: 2)
+
+        run.resume()
+        #expect(try await urgent.value >= .high)
+        #expect(try await background.value >= .high)
+    }
+
+    @Test func aCallerEscalatedWhileItWaitsRaisesTheRun() async throws {
+        let caller = startProbe(priority: .background)
+        let run = try await gate.nextCall()
+        try await priorityProbe.waitUntilWaiting(atLeast: 1)
+
+        // What the runtime does to a task when someone more urgent awaits it.
+        caller.escalatePriority(to: .high)
+        run.resume()
+        #expect(try await caller.value >= .high)
+    }
+
+    @Test func aLessUrgentCallerLeavesTheRunsPriorityAlone() async throws {
+        let urgent = startProbe(priority: .high)
+        let run = try await gate.nextCall()
+        let background = startProbe(priority: .background)
+        try await priorityProbe.waitUntilWaiting(atLeast: 2)
+
+        run.resume()
+        #expect(try await urgent.value == .high)
+        _ = try await background.value
+    }
+
     @Test func everyCallReturnsUnderRandomCancellation() async throws {
         let coalescer = TaskCoalescer<Int, Int>()
         for _ in 0..<1_000 {

@@ -268,6 +268,21 @@ struct ImagePipelineTests {
         #expect(fixture.decoder.decodes.current == 1)
     }
 
+    @Test func aLoadRaisesThePriorityOfThePrefetchItJoins() async throws {
+        let held = transport.hold(.get, path)
+        let pipeline = fixture.makePipeline()
+        pipeline.prefetch([url])
+        let call = try await held.nextCall()
+        let url = self.url
+        let load = Task(priority: .high) { try await pipeline.image(for: url) }
+        try await pipeline.waitUntilLoading(atLeast: 2)
+        call.resume(returning: try PipelineFixture.png())
+        _ = try await load.value
+        // The decode ran in the prefetch's shared work, at the load's priority.
+        #expect(fixture.decoder.priorities.current.count == 1)
+        #expect(fixture.decoder.priorities.current.allSatisfy { $0 >= .high })
+    }
+
     @Test func cancellingAPrefetchCancelsItsDownload() async throws {
         let held = transport.hold(.get, path)
         let pipeline = fixture.makePipeline()

@@ -32,15 +32,17 @@ func close(_ pixel: RGBA, _ expected: RGBA, tolerance: Int = 8) -> Bool {
         && abs(Int(pixel.b) - Int(expected.b)) <= tolerance && pixel.a == expected.a
 }
 
-/// A decoder that counts its decodes.
+/// A decoder that counts its decodes and notes the priority each ran at.
 struct CountingDecoder: ImageDecoding {
     let base: any ImageDecoding
     let decodes = LockedValue(0)
+    let priorities = LockedValue<[TaskPriority]>([])
 
     func canDecode(_ data: Data) -> Bool { base.canDecode(data) }
 
     func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
         decodes.withLock { $0 += 1 }
+        priorities.withLock { $0.append(Task.currentPriority) }
         return try base.decode(data, limits: limits)
     }
 }

@@ -20,7 +20,8 @@ import Logging
 ///   encoded ones, if the configuration has one, in a ``DiskImageCache``
 ///   that survives restarts.
 /// - ``prefetch(_:)`` fills the caches at low priority; a later
-///   ``image(for:)`` joins a prefetch in flight instead of downloading again.
+///   ``image(for:)`` joins a prefetch in flight instead of downloading again,
+///   and raises it to its own priority.
 ///
 /// Errors are ``ImageError``, except cancellation, which is `CancellationError`.
 ///
@@ -104,7 +105,8 @@ public final class ImagePipeline: Sendable {
 
     /// Starts loading `urls` at low priority into the caches, for images
     /// about to be shown (the next rows of a list). URLs already in memory
-    /// or being prefetched are skipped; errors are ignored.
+    /// or being prefetched are skipped; errors are ignored. A prefetch that
+    /// an ``image(for:)`` joins runs on at that caller's priority.
     public func prefetch(_ urls: [URL]) {
         for url in urls where !memoryCache.contains(url) {
             prefetches.withLock { state in
