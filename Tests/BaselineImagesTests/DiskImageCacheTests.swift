@@ -95,9 +95,20 @@ struct DiskImageCacheTests {
         let stranger = directory.url.appendingPathComponent("notes.txt")
         try Data("mine".utf8).write(to: stranger)
         let cache = try DiskImageCache(directory: directory.url, limit: 10_000)
+        #expect(await cache.totalSize == 0)
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
         #expect(FileManager.default.fileExists(atPath: stranger.path))
-        #expect(await cache.totalSize == 0)
+    }
+
+    @Test func openingLeavesTheDirectoryAloneUntilTheFirstUse() async throws {
+        // Opening may happen on the main actor: the listing waits for the
+        // cache's own executor.
+        let leftover = directory.url.appendingPathComponent(".tmp-interrupted")
+        try Data("half".utf8).write(to: leftover)
+        let cache = try DiskImageCache(directory: directory.url, limit: 10_000)
+        #expect(FileManager.default.fileExists(atPath: leftover.path))
+        #expect(await cache.contains(a) == false)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
     }
 
     @Test func removeAndRemoveAll() async throws {

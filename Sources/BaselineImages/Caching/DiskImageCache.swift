@@ -38,42 +38,41 @@ public actor DiskImageCache {
     /// The most bytes kept (file sizes, including each file's short header).
     public nonisolated let limit: Int
 
-    private var entries: [String: Entry]
-    private var useCounter: UInt64
+    private var entries: [String: Entry] = [:]
+    private var useCounter: UInt64 = 0
+    private var storedSize = 0
+    /// Whether the files already in the directory have been taken in.
+    private var isLoaded = false
     private let logger = Logger(label: "baseline.disk-image-cache")
 
     /// The bytes of the files held now.
-    public private(set) var totalSize: Int
+    public var totalSize: Int {
+        loadIfNeeded()
+        return storedSize
+    }
 
     private static let fileExtension = "image"
     private static let temporaryPrefix = ".tmp-"
 
-    /// Opens the cache in `directory`, creating the directory if needed, and
-    /// takes in the files already there (removing the least recently used if
-    /// they are over `limit`, and any write a crash interrupted).
+    /// Opens the cache in `directory`, creating the directory if needed.
     ///
-    /// - Throws: When the directory cannot be created or listed.
+    /// The files already there are taken in on the cache's first use, on
+    /// its own executor, so creating a cache from the main actor does not
+    /// list a large directory there. That first use also removes the least
+    /// recently used files if they are over `limit`, and any write a crash
+    /// interrupted.
+    ///
+    /// - Throws: When the directory cannot be created.
     public init(directory: URL, limit: Int) throws {
-        let limit = max(0, limit)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let found = try Self.scan(directory)
-        var entries = found.entries
-        var total = entries.values.reduce(0) { $0 + $1.size }
-        // Evicted here, before the actor exists, rather than by an actor method.
-        for name in Self.evictionOrder(entries, total: total, limit: limit) {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-            total -= entries.removeValue(forKey: name)?.size ?? 0
-        }
         self.directory = directory
-        self.limit = limit
-        self.entries = entries
-        self.useCounter = found.useCounter
-        self.totalSize = total
+        self.limit = max(0, limit)
     }
 
     /// The data stored for `key`, which becomes the most recently used;
     /// `nil` when there is none.
     public func data(for key: URL) -> Data? {
+        loadIfNeeded()
         let name = Self.fileName(for: key)
         guard entries[name] != nil else { return nil }
         let file = fileURL(name)
@@ -94,6 +93,7 @@ public actor DiskImageCache {
     /// within the limit. Data larger than the limit is not stored. A write
     /// that fails is logged and leaves the cache as it was (it is a cache).
     public func store(_ data: Data, for key: URL) {
+        loadIfNeeded()
         let name = Self.fileName(for: key)
         var contents = Data(Self.header(for: key))
         contents.append(data)
@@ -112,31 +112,53 @@ public actor DiskImageCache {
             logger.warning("Could not store an image in the disk cache", metadata: ["url": "\(key)", "error": "\(error)"])
             return
         }
-        totalSize -= entries[name]?.size ?? 0
+        storedSize -= entries[name]?.size ?? 0
         useCounter += 1
         entries[name] = Entry(size: contents.count, lastUse: useCounter)
-        totalSize += contents.count
-        for evicted in Self.evictionOrder(entries, total: totalSize, limit: limit) {
+        storedSize += contents.count
+        for evicted in Self.evictionOrder(entries, total: storedSize, limit: limit) {
             remove(name: evicted)
         }
     }
 
     /// Removes the data for `key`, if any.
     public func remove(for key: URL) {
+        loadIfNeeded()
         remove(name: Self.fileName(for: key))
     }
 
     /// Removes every stored image.
     public func removeAll() {
+        loadIfNeeded()
         for name in entries.keys { remove(name: name) }
     }
 
     /// Whether data is stored for `key`, without changing the order.
     public func contains(_ key: URL) -> Bool {
-        entries[Self.fileName(for: key)] != nil
+        loadIfNeeded()
+        return entries[Self.fileName(for: key)] != nil
     }
 
     // MARK: Files
+
+    /// Takes in the files already in the directory, once.
+    private func loadIfNeeded() {
+        guard !isLoaded else { return }
+        isLoaded = true
+        do {
+            let found = try Self.scan(directory)
+            entries = found.entries
+            useCounter = found.useCounter
+            storedSize = entries.values.reduce(0) { $0 + $1.size }
+        } catch {
+            // A cache that cannot list its directory starts empty: the app
+            // goes on with the network, and stores overwrite what is there.
+            logger.warning("Could not read the disk cache's directory", metadata: ["directory": "\(directory.path)", "error": "\(error)"])
+        }
+        for name in Self.evictionOrder(entries, total: storedSize, limit: limit) {
+            remove(name: name)
+        }
+    }
 
     private func fileURL(_ name: String) -> URL {
         directory.appendingPathComponent(name)
@@ -144,7 +166,7 @@ public actor DiskImageCache {
 
     private func remove(name: String) {
         guard let entry = entries.removeValue(forKey: name) else { return }
-        totalSize -= entry.size
+        storedSize -= entry.size
         try? FileManager.default.removeItem(at: fileURL(name))
     }
 
