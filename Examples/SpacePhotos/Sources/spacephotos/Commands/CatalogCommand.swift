@@ -42,7 +42,7 @@ struct CatalogCommand: AsyncParsableCommand {
             print("\n\(photo.day)  \(photo.title)")
             guard !images.noImages else { continue }
             do {
-                images.draw(try await pipeline.image(for: photo.url))
+                await images.draw(try await pipeline.image(for: photo.url))
             } catch {
                 print("   (no image: \(error))")
             }

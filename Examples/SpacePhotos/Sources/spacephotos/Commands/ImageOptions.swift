@@ -15,10 +15,18 @@ struct ImageOptions: ParsableArguments {
     var columns: Int { max(1, width ?? TerminalSize.current().columns) }
 
     /// Prints `image`, scaled to ``columns``.
-    func draw(_ image: DecodedImage) {
-        for line in HalfBlockImage(image, columns: columns).lines {
+    func draw(_ image: DecodedImage) async {
+        for line in await Self.render(image, columns: columns) {
             print(line)
         }
+    }
+
+    /// `image` as terminal lines. Scaling a large photo takes a while, so
+    /// it runs off the caller's actor (the commands run on the main actor,
+    /// as an app's views would).
+    @concurrent
+    static func render(_ image: DecodedImage, columns: Int) async -> [String] {
+        HalfBlockImage(image, columns: columns).lines
     }
 
     /// An image pipeline on `client`. With `persistentCache`, a disk cache

@@ -42,7 +42,7 @@ struct SavedCommand: AsyncParsableCommand {
                 print("\n\(entry.photo.day)  \(entry.photo.title)  (\(entry.mediaType), \(entry.imageByteCount / 1024) KiB)")
                 guard !images.noImages, let data = try await repository.imageData(for: entry.id) else { continue }
                 do {
-                    images.draw(try decoders.decode(data, limits: ImageDecodingLimits()))
+                    await images.draw(try decoders.decode(data, limits: ImageDecodingLimits()))
                 } catch {
                     print("   (the saved image cannot be shown: \(error))")
                 }

@@ -69,7 +69,7 @@ struct CatalogDemo {
             return images
         }
         narrator.result("\(images.count) images, \(counter.count.current) download; \(images[0].width)×\(images[0].height), \(images[0].byteCount / 1024) KiB decoded.")
-        for line in HalfBlockImage(images[0], columns: 64).lines {
+        for line in await ImageOptions.render(images[0], columns: 64) {
             print("   " + line)
         }
 
