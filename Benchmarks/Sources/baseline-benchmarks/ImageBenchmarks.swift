@@ -62,6 +62,16 @@ enum ImageBenchmarks {
             print(ours.report())
             print(theirs.report() + String(format: "  → BaselineImages %.2f× (target ≤ 1.2×)", ratio(ours.median, theirs.median)))
         }
+        // What a phone photo's EXIF orientation adds to its decode.
+        if let large = jpeg.last {
+            let data = try await client.send(Request<Data>.get("/images/\(large.name)")).value
+            let image = try JPEGDecoder().decode(data, limits: ImageDecodingLimits())
+            var sink: UInt8 = 0
+            let turn = try await Measurement.run("turn \(large.width)×\(large.height) upright (EXIF 6, a quarter turn)", iterations: 15, setUp: {}) {
+                sink ^= image.oriented(.right).pixels[image.byteCount / 2]
+            }
+            print(turn.report() + (sink == 0 ? "" : " "))
+        }
     }
 
     enum Direct: CustomStringConvertible {

@@ -8,15 +8,26 @@ import CJPEGShim
 
 /// Decodes JPEG: with ImageIO on Apple platforms, with the system's libjpeg
 /// (libjpeg-turbo) elsewhere. Colour, grayscale and CMYK JPEGs, baseline or
-/// progressive, come out as opaque RGBA. The EXIF orientation is not applied.
+/// progressive, come out as opaque RGBA, turned upright by their EXIF
+/// orientation (as browsers and photo viewers show them) unless the decoder
+/// is made with `appliesOrientation: false`.
 ///
 /// A truncated or corrupt JPEG throws ``ImageError/corruptImage(_:)``:
 /// libjpeg's fatal errors are caught in a small C shim (libjpeg reports them
 /// by `longjmp`, which Swift code cannot take part in), and its warnings that
 /// data is missing count as errors rather than giving a half-gray image.
 public struct JPEGDecoder: ImageDecoding {
+    /// Whether images are turned upright by their EXIF orientation.
+    public var appliesOrientation: Bool
+
     /// Creates a decoder.
-    public init() {}
+    ///
+    /// - Parameter appliesOrientation: Whether to turn images upright by the
+    ///   orientation their EXIF data records (the default), or to return the
+    ///   pixels as stored.
+    public init(appliesOrientation: Bool = true) {
+        self.appliesOrientation = appliesOrientation
+    }
 
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .jpeg
@@ -24,10 +35,19 @@ public struct JPEGDecoder: ImageDecoding {
 
     public func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
         guard canDecode(data) else { throw ImageError.unsupportedImage(mediaType: nil) }
+        let stored = try Self.decodeAsStored(data, limits: limits)
+        // Read by our own parser on every platform, so an image comes out
+        // the same way up everywhere.
+        guard appliesOrientation, let orientation = ImageOrientation(jpeg: data) else { return stored }
+        return stored.oriented(orientation)
+    }
+
+    /// The pixels as the file stores them, by the platform's decoder.
+    private static func decodeAsStored(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
         #if canImport(ImageIO)
         return try ImageIODecoding.decode(data, limits: limits)
         #elseif canImport(CJPEGShim)
-        return try Self.decodeWithLibJPEG(data, limits: limits)
+        return try decodeWithLibJPEG(data, limits: limits)
         #else
         throw ImageError.unsupportedImage(mediaType: ImageFormat.jpeg.mediaType)
         #endif
