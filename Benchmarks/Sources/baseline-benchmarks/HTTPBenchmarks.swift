@@ -67,6 +67,7 @@ enum HTTPBenchmarks {
             ("Baseline/URLSessionTransport", "URLSession (raw, data delegate)", true),
             ("Baseline/AsyncHTTPClientTransport", "AsyncHTTPClient (raw, pool 64)", true),
             ("Baseline/AsyncHTTPClientTransport", "URLSession (raw)", false),
+            ("AsyncHTTPClient (raw, pool 64)", "URLSession (raw, shared)", false),
         ]
         for concurrency in levels {
             let variants = try makeVariants(baseURL: baseURL, itemsURL: itemsURL, concurrency: concurrency).filter { variant in
@@ -127,6 +128,14 @@ enum HTTPBenchmarks {
             return try decoder.decode([Item].self, from: data).count
         }, shutdown: { rawSession.finishTasksAndInvalidate() })
 
+        // URLSession as most code meets it: the shared session, default
+        // configuration (which is where FoundationNetworking's reconnecting
+        // under concurrency shows).
+        let shared = Variant(name: "URLSession (raw, shared)", fetch: {
+            let (data, _) = try await URLSession.shared.data(from: itemsURL)
+            return try decoder.decode([Item].self, from: data).count
+        })
+
         // Raw URLSession through a data delegate (what a streaming client needs
         // on Linux, where there is no bytes(for:)): separates the delegate
         // mechanism's cost from Baseline's own.
@@ -163,7 +172,7 @@ enum HTTPBenchmarks {
             try await overAHC.send(request).value.count
         }, shutdown: { try await ahcTransport.shutdown() })
 
-        var variants = [raw, rawDelegate, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
+        var variants = [raw, shared, rawDelegate, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
         if ProcessInfo.processInfo.environment["HTTP_DIAGNOSTICS"] != nil {
             // Halfway points between raw AsyncHTTPClient and Baseline on it,
             // to tell which layer a difference comes from.
