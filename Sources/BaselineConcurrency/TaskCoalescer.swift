@@ -12,10 +12,11 @@
 /// has been (unless the coalescer was made with `cancelsAbandonedWork: false`).
 /// An error thrown by the operation is thrown to every caller.
 ///
-/// The run takes the priority of the caller that started it and is raised to
-/// that of any more urgent caller that joins it or is escalated while it
-/// waits (where the runtime supports escalation: Linux, and Apple platforms
-/// from their 2025 releases), as awaiting a task would raise it.
+/// The run is raised to the priority of its most urgent caller, including
+/// one escalated while it waits, as awaiting a task would raise it (built
+/// with Swift 6.2 or later, where the runtime supports escalation: Linux,
+/// and Apple platforms from their 2025 releases; elsewhere it keeps the
+/// priority of the caller that started it).
 ///
 /// ```swift
 /// let thumbnails = TaskCoalescer<URL, Image>()
@@ -101,6 +102,7 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   is cancelled (at once, whatever the run is doing).
     public func value(for key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let waiterID = state.withLock { $0.makeID() }
+        #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             // A caller waits on a continuation, not on the run's task, so the
             // runtime cannot see whom it waits for: a caller escalated while
@@ -112,6 +114,7 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
                 escalateRun(for: key, waiterID: waiterID, to: priority)
             }
         }
+        #endif
         return try await wait(for: key, waiterID: waiterID, operation: operation)
     }
 
@@ -161,12 +164,11 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
         continuation: Waiter,
         operation: @escaping @Sendable () async throws -> Value
     ) {
-        let (cancelled, watchers, joinedRun) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>], Task<Void, Never>?) in
+        let (cancelled, watchers, run) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>], Task<Void, Never>?) in
             // Checked under the lock: a cancellation that lands after this
             // check runs `leave`, which then finds the waiter registered.
             if Task.isCancelled { return (true, [], nil) }
-            let joinedRun = state.runs[key]?.task
-            if joinedRun == nil {
+            if state.runs[key] == nil {
                 let runID = state.makeID()
                 state.runs[key] = Run(id: runID)
                 // Started under the lock so that the run is in place before
@@ -183,17 +185,18 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
                 }
             }
             state.runs[key]?.waiters[waiterID] = continuation
-            return (false, state.satisfiedWatchers(), joinedRun)
+            return (false, state.satisfiedWatchers(), state.runs[key]?.task)
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
         for watcher in watchers { watcher.resume() }
-        if let joinedRun, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            // A run started by a low-priority caller (a prefetch) speeds up
-            // for a more urgent one that joins it, as awaiting its task
-            // would make it. Outside the lock: escalation runs the run's
-            // own escalation handlers, which may take it.
-            joinedRun.escalatePriority(to: Task.currentPriority)
-        }
+        // A run started by a low-priority caller (a prefetch) speeds up for a
+        // more urgent one that joins it, as awaiting its task would make it.
+        // Its own starter counts too: a new task takes its creator's base
+        // priority, not an escalation the creator received. Read after the
+        // waiter is registered, so an escalation that lands later reaches
+        // the run through the handler in `value(for:operation:)`. Outside
+        // the lock: escalation runs the run's own handlers, which may take it.
+        if let run { Self.escalate(run, to: Task.currentPriority) }
     }
 
     /// Raises the priority of the run that waiter `waiterID` waits for.
@@ -201,9 +204,15 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
         let run = state.withLock { state in
             state.runs[key].flatMap { $0.waiters[waiterID] == nil ? nil : $0.task }
         }
+        if let run { Self.escalate(run, to: priority) }
+    }
+
+    private static func escalate(_ run: Task<Void, Never>, to priority: TaskPriority) {
+        #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            run?.escalatePriority(to: priority)
+            run.escalatePriority(to: priority)
         }
+        #endif
     }
 
     private func leave(key: Key, waiterID: UInt64) {

@@ -165,15 +165,23 @@ struct TaskCoalescerTests {
         #expect(try await caller.value >= .high)
     }
 
-    @Test func aLessUrgentCallerLeavesTheRunsPriorityAlone() async throws {
-        let urgent = startProbe(priority: .high)
-        let run = try await gate.nextCall()
-        let background = startProbe(priority: .background)
-        try await priorityProbe.waitUntilWaiting(atLeast: 2)
+    @Test func aCallerEscalatedBeforeItStartsTheRunRaisesIt() async throws {
+        // A new task takes its creator's base priority, not an escalation.
+        let ready = ControllableCall<Void, Void>()
+        let caller = Task(priority: .background) { [priorityProbe, gate] in
+            try await ready()
+            return try await priorityProbe.value(for: "k") {
+                try await gate()
+                return Task.currentPriority
+            }
+        }
+        let starting = try await ready.nextCall()
+        caller.escalatePriority(to: .high)
+        starting.resume()
 
+        let run = try await gate.nextCall()
         run.resume()
-        #expect(try await urgent.value == .high)
-        _ = try await background.value
+        #expect(try await caller.value >= .high)
     }
 
     @Test func everyCallReturnsUnderRandomCancellation() async throws {

@@ -124,6 +124,23 @@ struct DiskImageCacheTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 
+    @Test func aDirectoryThatCannotBeListedIsTriedAgainOnTheNextUse() async throws {
+        let images = directory.url.appendingPathComponent("images")
+        let cache = try DiskImageCache(directory: images, limit: 10_000)
+        // Replaced by a file before the first use: nothing can be listed.
+        try FileManager.default.removeItem(at: images)
+        try Data("not a directory".utf8).write(to: images)
+        await cache.store(bytes(1), for: a)
+        #expect(await cache.data(for: a) == nil)
+        #expect(await cache.totalSize == 0)
+
+        try FileManager.default.removeItem(at: images)
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        await cache.store(bytes(1), for: a)
+        #expect(await cache.data(for: a) == bytes(1))
+        #expect(await cache.totalSize == fileSize(100))
+    }
+
     @Test func createsItsDirectory() async throws {
         let nested = directory.url.appendingPathComponent("deep/Images")
         let cache = try DiskImageCache(directory: nested, limit: 10_000)

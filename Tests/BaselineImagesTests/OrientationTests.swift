@@ -55,8 +55,9 @@ struct OrientationTests {
     let limits = ImageDecodingLimits()
 
     /// `color.jpg` (32×16: red left half, blue right half) with an EXIF
-    /// block recording `orientation`, in either byte order.
-    static func photo(orientation: UInt16, bigEndian: Bool = true, type: UInt16 = 3) throws -> Data {
+    /// block recording `orientation`, in either byte order, after its JFIF
+    /// segment (as cameras' files have it) or right after the start marker.
+    static func photo(orientation: UInt16, bigEndian: Bool = true, type: UInt16 = 3, afterJFIF: Bool = true) throws -> Data {
         func bytes(_ value: UInt16) -> [UInt8] {
             bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
         }
@@ -70,20 +71,25 @@ struct OrientationTests {
         tiff += bytes(UInt16(0x0100)) + bytes(UInt16(3)) + bytes(UInt32(1)) + bytes(UInt16(32)) + [0, 0]
         tiff += bytes(UInt16(0x0112)) + bytes(type) + bytes(UInt32(1)) + bytes(orientation) + [0, 0]
         tiff += bytes(UInt32(0))
-        return try withSegment(Array("Exif".utf8) + [0, 0] + tiff)
+        return try withSegment(Array("Exif".utf8) + [0, 0] + tiff, afterJFIF: afterJFIF)
     }
 
-    /// `color.jpg` with an APP1 segment holding `payload` after its start marker.
-    static func withSegment(_ payload: [UInt8]) throws -> Data {
+    /// `color.jpg` with an APP1 segment holding `payload`, after its JFIF
+    /// (APP0) segment or right after its start marker.
+    static func withSegment(_ payload: [UInt8], afterJFIF: Bool = false) throws -> Data {
         let original = try Fixture.data("color.jpg")
+        // The fixture starts FF D8, then FF E0 and the JFIF segment's length.
+        let bytes = [UInt8](original)
+        #expect(bytes[2] == 0xFF && bytes[3] == 0xE0)
+        let insertion = afterJFIF ? 4 + (Int(bytes[4]) << 8 | Int(bytes[5])) : 2
         let length = payload.count + 2
         let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
-        return original.prefix(2) + Data(segment) + original.dropFirst(2)
+        return Data(bytes[..<insertion] + segment + bytes[insertion...])
     }
 
-    @Test(arguments: [true, false])
-    func aPhotoHeldUprightComesOutUpright(bigEndian: Bool) throws {
-        let image = try jpeg.decode(try Self.photo(orientation: 6, bigEndian: bigEndian), limits: limits)
+    @Test(arguments: [(true, true), (false, true), (true, false)])
+    func aPhotoHeldUprightComesOutUpright(bigEndian: Bool, afterJFIF: Bool) throws {
+        let image = try jpeg.decode(try Self.photo(orientation: 6, bigEndian: bigEndian, afterJFIF: afterJFIF), limits: limits)
         #expect(image.width == 16 && image.height == 32)
         // Turned clockwise: the stored left (red) half is now on top.
         #expect(close(image.pixel(x: 8, y: 3), RGBA(r: 255, g: 0, b: 0)))
@@ -122,14 +128,33 @@ struct OrientationTests {
     }
 
     @Test func randomEXIFBytesNeverCrashTheReader() throws {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<500 {
-            let count = Int.random(in: 0..<64, using: &generator)
-            var tiff = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            // Mostly valid headers, so the walk gets past them and into the entries.
-            if count >= 8, Bool.random(using: &generator) { tiff.replaceSubrange(0..<4, with: [0x4D, 0x4D, 0, 42]) }
-            let image = try jpeg.decode(try Self.withSegment(Array("Exif".utf8) + [0, 0] + tiff), limits: limits)
-            #expect(image.byteCount == 32 * 16 * 4)
+        // Seeded, so a failure can be replayed; the header and directory
+        // offset are valid in most blocks, so the walk reaches the entries.
+        var generator = SplitMix64(seed: 0x5EED)
+        for round in 0..<500 {
+            var tiff = (0..<Int.random(in: 0..<96, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if tiff.count >= 10, round % 4 != 0 {
+                tiff.replaceSubrange(0..<10, with: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, UInt8.random(in: 0...6, using: &generator)])
+            }
+            let image = try jpeg.decode(try Self.withSegment(Array("Exif".utf8) + [0, 0] + tiff, afterJFIF: true), limits: limits)
+            #expect(image.byteCount == 32 * 16 * 4, "round \(round)")
         }
+    }
+}
+
+/// A small seedable generator (SplitMix64), for reproducible random input.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

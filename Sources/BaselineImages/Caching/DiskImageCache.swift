@@ -43,9 +43,12 @@ public actor DiskImageCache {
     private var storedSize = 0
     /// Whether the files already in the directory have been taken in.
     private var isLoaded = false
+    /// Whether a failure to list the directory has been logged (once is enough).
+    private var loggedListingFailure = false
     private let logger = Logger(label: "baseline.disk-image-cache")
 
-    /// The bytes of the files held now.
+    /// The bytes of the files held now. Like every first use, the first
+    /// read takes in the directory, and may remove files over the limit.
     public var totalSize: Int {
         loadIfNeeded()
         return storedSize
@@ -94,6 +97,7 @@ public actor DiskImageCache {
     /// that fails is logged and leaves the cache as it was (it is a cache).
     public func store(_ data: Data, for key: URL) {
         loadIfNeeded()
+        guard isLoaded else { return }
         let name = Self.fileName(for: key)
         var contents = Data(Self.header(for: key))
         contents.append(data)
@@ -141,20 +145,26 @@ public actor DiskImageCache {
 
     // MARK: Files
 
-    /// Takes in the files already in the directory, once.
+    /// Takes in the files already in the directory, once it can be listed.
     private func loadIfNeeded() {
         guard !isLoaded else { return }
-        isLoaded = true
+        let found: (entries: [String: Entry], useCounter: UInt64)
         do {
-            let found = try Self.scan(directory)
-            entries = found.entries
-            useCounter = found.useCounter
-            storedSize = entries.values.reduce(0) { $0 + $1.size }
+            found = try Self.scan(directory)
         } catch {
-            // A cache that cannot list its directory starts empty: the app
-            // goes on with the network, and stores overwrite what is there.
-            logger.warning("Could not read the disk cache's directory", metadata: ["directory": "\(directory.path)", "error": "\(error)"])
+            // Tried again on the next use. Until then the cache holds nothing
+            // and stores nothing, since files it does not know of would not
+            // count against the limit; the app goes on with the network.
+            if !loggedListingFailure {
+                loggedListingFailure = true
+                logger.warning("Could not list the disk cache's directory", metadata: ["directory": "\(directory.path)", "error": "\(error)"])
+            }
+            return
         }
+        isLoaded = true
+        entries = found.entries
+        useCounter = found.useCounter
+        storedSize = entries.values.reduce(0) { $0 + $1.size }
         for name in Self.evictionOrder(entries, total: storedSize, limit: limit) {
             remove(name: name)
         }

@@ -56,8 +56,10 @@ extension ImageOrientation {
         case (0x49, 0x49): bigEndian = false    // "II"
         default: return nil
         }
+        // Offsets are compared, never added to past the buffer's size: a
+        // crafted 32-bit offset must not overflow `Int` on 32-bit platforms.
         func uint16(at offset: Int) -> Int? {
-            guard offset >= 0, offset + 2 <= tiff.count else { return nil }
+            guard offset >= 0, offset <= tiff.count - 2 else { return nil }
             let (a, b) = (Int(tiff[offset]), Int(tiff[offset + 1]))
             return bigEndian ? a << 8 | b : b << 8 | a
         }
@@ -66,7 +68,9 @@ extension ImageOrientation {
                   let low = uint16(at: bigEndian ? offset + 2 : offset) else { return nil }
             return high << 16 | low
         }
-        guard uint16(at: 2) == 42, let directory = uint32(at: 4), let count = uint16(at: directory) else { return nil }
+        guard uint16(at: 2) == 42, let directory = uint32(at: 4), directory >= 0, directory <= tiff.count,
+              let count = uint16(at: directory) else { return nil }
+        // From here every offset is at most the buffer's size plus 65,535 × 12.
         for entry in 0..<count {
             let field = directory + 2 + entry * 12
             guard let tag = uint16(at: field) else { return nil }

@@ -4,7 +4,8 @@
 ///
 /// Cameras and phones store a photo as the sensor read it and record how it
 /// was held in this tag; viewers turn it on display. ``JPEGDecoder`` applies
-/// it by default, so a ``DecodedImage`` is always upright.
+/// it by default, so a JPEG decodes upright (a PNG's rare `eXIf` chunk is
+/// not read).
 ///
 /// ```swift
 /// let upright = stored.oriented(.right)     // turned a quarter clockwise: width and height swap
@@ -37,7 +38,8 @@ extension DecodedImage {
     /// The image as it is shown when stored with `orientation`: upright.
     ///
     /// Each output pixel is copied from one source pixel, so colours are
-    /// kept exactly; `.up` returns the image itself.
+    /// kept exactly; `.up` returns the image itself. The turned copy is a
+    /// second buffer as large as the first while it is made.
     public func oriented(_ orientation: ImageOrientation) -> DecodedImage {
         guard orientation != .up, width > 0, height > 0 else { return self }
         let (w, h) = (width, height)

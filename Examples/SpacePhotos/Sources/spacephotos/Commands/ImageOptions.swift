@@ -23,7 +23,8 @@ struct ImageOptions: ParsableArguments {
 
     /// `image` as terminal lines. Scaling a large photo takes a while, so
     /// it runs off the caller's actor (the commands run on the main actor,
-    /// as an app's views would).
+    /// as an app's views would). `@concurrent` keeps it there even with
+    /// nonisolated async functions running on their caller's actor.
     @concurrent
     static func render(_ image: DecodedImage, columns: Int) async -> [String] {
         HalfBlockImage(image, columns: columns).lines
