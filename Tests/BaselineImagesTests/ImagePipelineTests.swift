@@ -254,14 +254,24 @@ struct ImagePipelineTests {
 
     // MARK: Prefetching
 
-    @Test func aLoadJoinsAPrefetchInFlight() async throws {
+    /// Starts a prefetch of `url`, holds its download at the transport, and
+    /// starts a load at `priority` that joins it; returns once the load
+    /// waits for the prefetch's work.
+    func joinPrefetch(
+        priority: TaskPriority? = nil
+    ) async throws -> (ImagePipeline, ControllableCall<RecordedRequest, StubResponse>.Invocation, Task<DecodedImage, any Error>) {
         let held = transport.hold(.get, path)
         let pipeline = fixture.makePipeline()
         pipeline.prefetch([url])
         let call = try await held.nextCall()
         let url = self.url
-        let load = Task { try await pipeline.image(for: url) }
+        let load = Task(priority: priority) { try await pipeline.image(for: url) }
         try await pipeline.waitUntilLoading(atLeast: 2)
+        return (pipeline, call, load)
+    }
+
+    @Test func aLoadJoinsAPrefetchInFlight() async throws {
+        let (_, call, load) = try await joinPrefetch()
         call.resume(returning: try PipelineFixture.png())
         #expect(try await load.value == (try expected()))
         #expect(transport.requests.count == 1)
@@ -269,13 +279,7 @@ struct ImagePipelineTests {
     }
 
     @Test func aLoadRaisesThePriorityOfThePrefetchItJoins() async throws {
-        let held = transport.hold(.get, path)
-        let pipeline = fixture.makePipeline()
-        pipeline.prefetch([url])
-        let call = try await held.nextCall()
-        let url = self.url
-        let load = Task(priority: .high) { try await pipeline.image(for: url) }
-        try await pipeline.waitUntilLoading(atLeast: 2)
+        let (_, call, load) = try await joinPrefetch(priority: .high)
         call.resume(returning: try PipelineFixture.png())
         _ = try await load.value
         // The decode ran in the prefetch's shared work, at the load's priority.
@@ -294,13 +298,7 @@ struct ImagePipelineTests {
     }
 
     @Test func cancellingAPrefetchLeavesALoadThatJoinedIt() async throws {
-        let held = transport.hold(.get, path)
-        let pipeline = fixture.makePipeline()
-        pipeline.prefetch([url])
-        let call = try await held.nextCall()
-        let url = self.url
-        let load = Task { try await pipeline.image(for: url) }
-        try await pipeline.waitUntilLoading(atLeast: 2)
+        let (pipeline, call, load) = try await joinPrefetch()
         pipeline.cancelPrefetching([url])
         #expect(!call.isCancelled)
         call.resume(returning: try PipelineFixture.png())
