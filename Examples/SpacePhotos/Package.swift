@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SpacePhotosCore", targets: ["SpacePhotosCore"]),
         .library(name: "SpacePhotosServer", targets: ["SpacePhotosServer"]),
         .library(name: "SpacePhotosTerminal", targets: ["SpacePhotosTerminal"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     dependencies: [
         .package(name: "Baseline", path: "../.."),
@@ -45,10 +46,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Drawing images in a terminal, for the command-line app.
+        // A small terminal UI layer, ignorant of SpacePhotos: cell buffer and
+        // diff, input decoding, raw mode with restore on every exit, the
+        // render loop driven by Observation.
+        .target(
+            name: "TerminalUI",
+            dependencies: [
+                "CTerminalSupport",
+                .product(name: "BaselineConcurrency", package: "Baseline"),
+            ]
+        ),
+        // wcwidth and the crash-signal handler that restores the terminal:
+        // the two pieces Swift cannot write itself.
+        .target(name: "CTerminalSupport"),
+        // The app's screens: pure functions of the view models' state, and the
+        // keys that call into those models. Also images drawn in half blocks.
         .target(
             name: "SpacePhotosTerminal",
-            dependencies: [.product(name: "BaselineImages", package: "Baseline")]
+            dependencies: [
+                "SpacePhotosCore",
+                "TerminalUI",
+                .product(name: "BaselineImages", package: "Baseline"),
+                .product(name: "BaselineStore", package: "Baseline"),
+            ]
         ),
         // The example server (Hummingbird 2), embeddable in-process.
         .target(
@@ -70,6 +90,7 @@ let package = Package(
                 "SpacePhotosCore",
                 "SpacePhotosServer",
                 "SpacePhotosTerminal",
+                "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
@@ -92,6 +113,14 @@ let package = Package(
                 .product(name: "BaselineTesting", package: "Baseline"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: [
+                "TerminalUI",
+                .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .testTarget(

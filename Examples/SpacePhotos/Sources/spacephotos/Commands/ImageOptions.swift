@@ -3,6 +3,7 @@ import BaselineHTTP
 import BaselineImages
 import Foundation
 import SpacePhotosTerminal
+import TerminalUI
 
 /// How commands draw images in the terminal.
 struct ImageOptions: ParsableArguments {

@@ -7,8 +7,8 @@ import Darwin
 #endif
 import Foundation
 
-/// The size of the terminal standard output is shown in.
-public struct TerminalSize: Sendable, Equatable {
+/// The size of a terminal, in character cells.
+public struct TerminalSize: Sendable, Hashable {
     /// Characters per line.
     public var columns: Int
     /// Lines on the screen.
@@ -19,15 +19,18 @@ public struct TerminalSize: Sendable, Equatable {
         self.rows = rows
     }
 
+    /// The size of the terminal `descriptor` is, from the kernel; nil when
+    /// it is not a terminal.
+    public static func of(descriptor: Int32) -> TerminalSize? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
     /// The terminal's size from the kernel; when standard output is not a
     /// terminal (a pipe, a file), `$COLUMNS` and `$LINES`, else 80 × 24.
     public static func current() -> TerminalSize {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
-        }
-        #endif
+        if let size = of(descriptor: STDOUT_FILENO) { return size }
         let environment = ProcessInfo.processInfo.environment
         return TerminalSize(
             columns: environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80,

@@ -1,0 +1,213 @@
+import BaselineConcurrency
+import Observation
+
+/// Runs a ``TerminalProgram``: hands it the terminal's events, and draws a
+/// frame whenever the state it read changes, at most once per
+/// ``frameInterval``.
+///
+/// The pipeline, all on the main actor:
+/// 1. Events (keys, pastes, resizes) go to the program's `handle`.
+/// 2. `render` runs inside `withObservationTracking`; a change to anything it
+///    read marks the frame dirty (the one-shot `onChange` is armed again by
+///    each render). Bursts of changes cost one frame.
+/// 3. The new buffer is diffed with the one on screen by the
+///    ``FrameEncoder``, and the difference is written in one write.
+///
+/// Nothing runs while nothing changes: no polling, and the tick timer runs
+/// only while a frame says it animates (a spinner).
+///
+/// ```swift
+/// try await withTerminal { terminal in
+///     await RenderLoop(program: app, output: terminal, events: TerminalEvents(session: terminal)).run()
+/// }
+/// ```
+@MainActor
+public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Element == TerminalEvent {
+    private enum LoopEvent: Sendable {
+        case terminal(TerminalEvent)
+        case invalidated
+        case frameDue
+        case tick
+        case eventsEnded
+    }
+
+    private let program: any TerminalProgram
+    private let output: any TerminalOutput
+    private let events: Events
+    private let clock: any Clock<Duration>
+    /// The shortest time between two frames.
+    public let frameInterval: Duration
+    /// The time between two animation ticks.
+    public let tickInterval: Duration
+
+    private let (loopEvents, loopSink) = AsyncStream.makeStream(of: LoopEvent.self, bufferingPolicy: .unbounded)
+    /// Set by `onChange`, cleared by each render: one wake-up per frame.
+    private let dirty = LockedValue(false)
+    private var size: TerminalSize
+    private var encoder: FrameEncoder
+    private var onScreen: ScreenBuffer?
+    private var lastFrameAt: ContinuousClock.Instant?
+    private var frameScheduled = false
+    /// Sleeps until the next animation tick, while a frame animates.
+    private var tickTimer: Task<Void, Never>?
+    private var tick = 0
+    private var inputWaitingForFrame: ContinuousClock.Instant?
+    private var stopped = false
+
+    /// The last frame drawn (for tests, and for the app's own checks).
+    public private(set) var lastFrame: ScreenBuffer?
+    /// For each input read, the time from reading it to the end of the write
+    /// of the first frame after it was handled. Kept when
+    /// ``recordsLatency`` is on.
+    public private(set) var latencies: [Duration] = []
+    /// Whether ``latencies`` are kept.
+    public var recordsLatency = false
+    /// How many frames were written, and their bytes.
+    public private(set) var framesWritten = 0
+    public private(set) var bytesWritten = 0
+
+    public init(
+        program: any TerminalProgram,
+        output: any TerminalOutput,
+        events: Events,
+        clock: any Clock<Duration> = ContinuousClock(),
+        frameInterval: Duration = .milliseconds(16),
+        tickInterval: Duration = .milliseconds(100)
+    ) {
+        self.program = program
+        self.output = output
+        self.events = events
+        self.clock = clock
+        self.frameInterval = frameInterval
+        self.tickInterval = tickInterval
+        self.size = output.size
+        self.encoder = FrameEncoder(colors: output.colors)
+    }
+
+    /// Runs until the program quits, the terminal events end, or the
+    /// calling task is cancelled.
+    public func run() async {
+        let forward = Task { [events, loopSink] in
+            do {
+                for try await event in events { loopSink.yield(.terminal(event)) }
+            } catch {}
+            loopSink.yield(.eventsEnded)
+        }
+        defer {
+            forward.cancel()
+            tickTimer?.cancel()
+            loopSink.finish()
+        }
+        draw()
+        await withTaskCancellationHandler {
+            for await event in loopEvents {
+                handle(event)
+                if stopped { break }
+            }
+        } onCancel: { [loopSink] in
+            loopSink.finish()
+        }
+    }
+
+    private func handle(_ event: LoopEvent) {
+        switch event {
+        case let .terminal(.input(inputs, receivedAt)):
+            for input in inputs {
+                switch program.handle(input) {
+                case .continue:
+                    continue
+                case .quit:
+                    stopped = true
+                    return
+                case .suspend:
+                    output.suspend()
+                    onScreen = nil
+                    size = output.size
+                }
+            }
+            if inputWaitingForFrame == nil { inputWaitingForFrame = receivedAt }
+            requestFrame()
+        case let .terminal(.resize(newSize)):
+            size = newSize
+            onScreen = nil  // a full redraw
+            requestFrame()
+        case let .terminal(.terminate(reason)):
+            program.terminate(reason: reason)
+            stopped = true
+        case .eventsEnded:
+            stopped = true
+        case .invalidated:
+            requestFrame()
+        case .frameDue:
+            frameScheduled = false
+            draw()
+        case .tick:
+            tickTimer = nil
+            tick += 1
+            requestFrame(force: true)
+        }
+    }
+
+    /// Draws now, or at the next frame boundary when the last frame was
+    /// less than ``frameInterval`` ago.
+    private func requestFrame(force: Bool = false) {
+        guard !frameScheduled else { return }
+        guard force || dirty.current || onScreen == nil || inputWaitingForFrame != nil else { return }
+        let now = ContinuousClock.now
+        if let lastFrameAt, now < lastFrameAt + frameInterval {
+            frameScheduled = true
+            let delay = lastFrameAt + frameInterval - now
+            schedule(.frameDue, after: delay)
+        } else {
+            draw()
+        }
+    }
+
+    @discardableResult
+    private func schedule(_ event: LoopEvent, after delay: Duration) -> Task<Void, Never> {
+        Task { [clock, loopSink] in
+            do {
+                try await clock.sleep(for: delay)
+                loopSink.yield(event)
+            } catch {
+                // Cancelled: the event is no longer wanted.
+            }
+        }
+    }
+
+    private func draw() {
+        dirty.withLock { $0 = false }
+        let context = RenderContext(size: size, tick: tick)
+        let frame = withObservationTracking {
+            program.render(context)
+        } onChange: { [dirty, loopSink] in
+            // Fires once, before the change is made; the loop draws after it.
+            let first = dirty.withLock { wasDirty in
+                defer { wasDirty = true }
+                return !wasDirty
+            }
+            if first { loopSink.yield(.invalidated) }
+        }
+        let bytes = encoder.encode(frame.buffer, over: onScreen)
+        output.write(bytes)
+        let finished = ContinuousClock.now
+        lastFrameAt = finished
+        if !bytes.isEmpty {
+            framesWritten += 1
+            bytesWritten += bytes.count
+        }
+        if let started = inputWaitingForFrame {
+            inputWaitingForFrame = nil
+            if recordsLatency { latencies.append(finished - started) }
+        }
+        onScreen = frame.buffer
+        lastFrame = frame.buffer
+        if frame.isAnimating {
+            if tickTimer == nil { tickTimer = schedule(.tick, after: tickInterval) }
+        } else {
+            // Nothing moves: no timer runs.
+            tickTimer?.cancel()
+            tickTimer = nil
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import BaselineConcurrency
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The events of a ``TerminalSession``: keys and pastes decoded from its
+/// input, resizes (SIGWINCH), and the signals that end the app (SIGTERM,
+/// SIGHUP, SIGINT).
+///
+/// Reading is event-driven (a dispatch read source; no thread blocks on the
+/// terminal, no polling). A lone Escape is told apart from the start of a
+/// sequence by a quiet time of ``escapeDelay`` after it, as terminal apps do.
+///
+/// On SIGTERM, SIGHUP and SIGINT the terminal is restored at once, from the
+/// signal's queue, before the app hears of it: whatever the app does next,
+/// the user's shell gets its terminal back.
+///
+/// Iterate it once. Stopping the iteration (or releasing the sequence)
+/// stops reading and puts the signals' previous handling back.
+public struct TerminalEvents: AsyncSequence, Sendable {
+    public typealias Element = TerminalEvent
+
+    private let session: TerminalSession
+    public let escapeDelay: Duration
+
+    public init(session: TerminalSession, escapeDelay: Duration = .milliseconds(50)) {
+        self.session = session
+        self.escapeDelay = escapeDelay
+    }
+
+    public func makeAsyncIterator() -> AsyncStream<TerminalEvent>.Iterator {
+        let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .unbounded)
+        let reader = Reader(session: session, escapeDelay: escapeDelay, continuation: continuation)
+        reader.start()
+        continuation.onTermination = { _ in reader.stop() }
+        return stream.makeAsyncIterator()
+    }
+
+    /// The read and signal sources, on one serial queue.
+    final class Reader: @unchecked Sendable {  // safety: every mutable property is touched only on `queue`
+        private let session: TerminalSession
+        private let escapeDelay: Duration
+        private let continuation: AsyncStream<TerminalEvent>.Continuation
+        private let queue = DispatchQueue(label: "baseline.terminal.input")
+
+        private var decoder = InputDecoder()
+        private var sources: [any DispatchSourceProtocol] = []
+        private var previousHandlers: [(signal: Int32, handler: sighandler_t?)] = []
+        /// Counts reads, so an escape timer armed before the last read does nothing.
+        private var readGeneration: UInt64 = 0
+
+        private static let endingSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
+
+        init(session: TerminalSession, escapeDelay: Duration, continuation: AsyncStream<TerminalEvent>.Continuation) {
+            self.session = session
+            self.escapeDelay = escapeDelay
+            self.continuation = continuation
+        }
+
+        func start() {
+            queue.async { [self] in
+                let read = DispatchSource.makeReadSource(fileDescriptor: session.input, queue: queue)
+                read.setEventHandler { [self] in readAvailable() }
+                sources = [read]
+                for signalNumber in [SIGWINCH] + Self.endingSignals {
+                    // Ignored by the process, so that only the source sees them.
+                    previousHandlers.append((signalNumber, signal(signalNumber, SIG_IGN)))
+                    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+                    source.setEventHandler { [self] in received(signalNumber) }
+                    sources.append(source)
+                }
+                for source in sources { source.resume() }
+            }
+        }
+
+        func stop() {
+            queue.async { [self] in
+                readGeneration &+= 1
+                for source in sources { source.cancel() }
+                sources = []
+                for (signalNumber, handler) in previousHandlers {
+                    signal(signalNumber, handler)
+                }
+                previousHandlers = []
+            }
+        }
+
+        private func readAvailable() {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes { read(session.input, $0.baseAddress, $0.count) }
+            if count == 0 {
+                continuation.yield(.terminate(reason: "the terminal closed"))
+                continuation.finish()
+                return
+            }
+            guard count > 0 else { return }  // EINTR, EAGAIN: the source fires again
+            let receivedAt = ContinuousClock.now
+            readGeneration &+= 1
+            let events = decoder.decode(buffer[0..<count])
+            if !events.isEmpty { continuation.yield(.input(events, receivedAt: receivedAt)) }
+            if decoder.hasPendingBytes { armEscapeTimer() }
+        }
+
+        /// After a quiet time, a pending ESC is the Escape key.
+        private func armEscapeTimer() {
+            let generation = readGeneration
+            let (seconds, attoseconds) = escapeDelay.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+                guard generation == readGeneration else { return }  // more bytes came
+                let events = decoder.flush()
+                if !events.isEmpty { continuation.yield(.input(events, receivedAt: .now)) }
+            }
+        }
+
+        private func received(_ signalNumber: Int32) {
+            if signalNumber == SIGWINCH {
+                continuation.yield(.resize(session.size))
+                return
+            }
+            session.restore()
+            let name = signalNumber == SIGTERM ? "SIGTERM" : signalNumber == SIGHUP ? "SIGHUP" : "SIGINT"
+            continuation.yield(.terminate(reason: name))
+        }
+    }
+}
