@@ -30,6 +30,10 @@ import Observation
 public final class ImageLoader {
     /// The current state of the load.
     public private(set) var phase: ImagePhase = .empty
+    /// The URL ``phase`` belongs to: the one last asked for with ``load(_:)``.
+    /// A view that shows one image among many checks it before drawing the
+    /// phase, so that a new selection never shows the previous image.
+    public private(set) var url: URL?
 
     @ObservationIgnored private let pipeline: ImagePipeline
     /// Counts loads, so a finished load can tell whether it was superseded.
@@ -50,6 +54,7 @@ public final class ImageLoader {
         let loadID = generation
         current?.cancel()
         current = nil
+        self.url = url
         guard let url else {
             phase = .empty
             return

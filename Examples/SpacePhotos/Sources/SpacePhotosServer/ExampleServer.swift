@@ -59,6 +59,9 @@ public struct ExampleServer: Sendable {
         public var rateLimit: LoginRateLimiter.Policy
         /// How long a refresh token stays usable (it is also spent by its first use).
         public var refreshTokenLifetime: Duration
+        /// Where refresh tokens are kept across restarts (their digests, mode
+        /// 0600); `nil` keeps them in memory only.
+        public var refreshTokenFile: URL?
         /// The largest `POST /uploads` body, in bytes; larger ones get 413.
         public var maxUploadBytes: Int
         /// The pause between `GET /events` events when the request does not
@@ -87,6 +90,7 @@ public struct ExampleServer: Sendable {
             tokenSigner: TokenSigner = .random(lifetime: .seconds(3600)),
             rateLimit: LoginRateLimiter.Policy = .init(),
             refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+            refreshTokenFile: URL? = nil,
             maxUploadBytes: Int = 64 * 1024 * 1024,
             eventInterval: Duration = .zero,
             flakyKeyLimit: Int = 10_000,
@@ -102,6 +106,7 @@ public struct ExampleServer: Sendable {
             self.tokenSigner = tokenSigner
             self.rateLimit = rateLimit
             self.refreshTokenLifetime = refreshTokenLifetime
+            self.refreshTokenFile = refreshTokenFile
             self.maxUploadBytes = maxUploadBytes
             self.eventInterval = eventInterval
             self.flakyKeyLimit = flakyKeyLimit
@@ -188,7 +193,7 @@ public struct ExampleServer: Sendable {
             hasher: hasher,
             signer: configuration.tokenSigner,
             limiter: limiter,
-            refreshTokens: RefreshTokenStore(lifetime: configuration.refreshTokenLifetime),
+            refreshTokens: RefreshTokenStore(lifetime: configuration.refreshTokenLifetime, file: configuration.refreshTokenFile),
             now: configuration.now,
             decoyHash: decoyHash
         ).add(to: router)

@@ -20,10 +20,14 @@ struct ImmediateAuthService: AuthServiceProtocol {
     }
 }
 
-/// A model whose logs go to a recorder, not the test output.
+/// A model whose logs go to a recorder, not the test output, with both
+/// fields filled (the button is disabled while one is empty).
 @MainActor
 func makeModel(_ authService: any AuthServiceProtocol, logs: LogRecorder = LogRecorder()) -> LoginViewModel {
-    LoginViewModel(authService: authService, logger: logs.logger())
+    let model = LoginViewModel(authService: authService, logger: logs.logger())
+    model.id = "astro"
+    model.password = "secret"
+    return model
 }
 
 @MainActor
@@ -74,6 +78,35 @@ struct LoginViewModelTests {
         await model.loginButtonPressed()
         #expect(logs.entries.contains { $0.level == .warning && $0.message == "Login failed" })
         #expect(!logs.text.contains("hunter2"))
+    }
+
+    @Test func theButtonIsEnabledOnlyWhenBothFieldsAreFilled() async {
+        let auth = AuthServiceDouble()
+        let model = LoginViewModel(authService: auth, logger: LogRecorder().logger())
+        #expect(!model.isLoginButtonEnabled)
+        model.id = "  "
+        model.password = "secret"
+        #expect(!model.isLoginButtonEnabled)  // an ID of spaces is no ID
+        model.id = "astro"
+        model.password = ""
+        #expect(!model.isLoginButtonEnabled)
+        await model.loginButtonPressed()  // disabled: nothing is sent
+        #expect(auth.logIn.callCount == 0)
+        model.password = " "
+        #expect(model.isLoginButtonEnabled)  // a password may be spaces
+    }
+
+    @Test func theIDIsSentWithoutSurroundingSpaces() async throws {
+        let auth = AuthServiceDouble()
+        let model = makeModel(auth)
+        model.id = " astro "
+        let pressed = Task { await model.loginButtonPressed() }
+        let call = try await auth.logIn.nextCall()
+        #expect(call.arguments.id == User.ID(rawValue: "astro"))
+        #expect(model.isLoggingIn)
+        call.resume()
+        await pressed.value
+        #expect(!model.isLoggingIn)
     }
 
     @Test func theButtonIsDisabledWhileLoggingInAndEnabledAfter() async throws {

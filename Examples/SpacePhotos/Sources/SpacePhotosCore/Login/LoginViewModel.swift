@@ -13,10 +13,19 @@ import Observation
 @MainActor
 @Observable
 public final class LoginViewModel {
+    /// The longest ID a field accepts.
+    public static let maximumIDLength = 64
+    /// The longest password a field accepts.
+    public static let maximumPasswordLength = 256
+
     public var id = ""
     public var password = ""
-    /// False while a login is in flight; true again however it ends.
-    public private(set) var isLoginButtonEnabled = true
+    /// Whether a login is in flight (the screen shows it).
+    public private(set) var isLoggingIn = false
+    /// True when both fields are filled and no login is in flight.
+    public var isLoginButtonEnabled: Bool {
+        !isLoggingIn && !id.trimmingCharacters(in: .whitespaces).isEmpty && !password.isEmpty
+    }
     /// What to tell the user about the last failed attempt; `nil` otherwise.
     public private(set) var loginErrorMessage: LoginErrorMessage?
     /// Yields once for each successful login: the screen should close.
@@ -37,15 +46,17 @@ public final class LoginViewModel {
     }
 
     /// Logs in with ``id`` and ``password``. Returns when the attempt is over;
-    /// does nothing while another attempt runs.
+    /// does nothing while the button is disabled (a field is empty, or
+    /// another attempt runs).
     public func loginButtonPressed() async {
         guard isLoginButtonEnabled else { return }
-        isLoginButtonEnabled = false
-        defer { isLoginButtonEnabled = true }
+        isLoggingIn = true
+        defer { isLoggingIn = false }
         loginErrorMessage = nil
 
         do {
-            try await authService.logIn(for: User.ID(rawValue: id), with: password)
+            let id = User.ID(rawValue: id.trimmingCharacters(in: .whitespaces))
+            try await authService.logIn(for: id, with: password)
             dismissalSink.yield()
         } catch is CancellationError {
             // The screen went away or the user backed out: nothing to report.

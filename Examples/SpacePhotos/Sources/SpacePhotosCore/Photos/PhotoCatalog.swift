@@ -14,6 +14,8 @@ import Observation
 ///   ``maximumConcurrentFetches`` at a time, off the main actor; the list keeps
 ///   the order of the days the source gave, whatever order the answers arrive in.
 /// - A photo that fails to load is left out; ``failedCount`` says how many were.
+/// - While a load runs, ``progress`` says how far it is (n of m, failures
+///   counted), for a "Loading 5 of 12…" line.
 /// - Loading runs on behalf of the caller's task: cancel that task (the view
 ///   went away) and the outstanding requests are cancelled, the list stays as it was.
 /// - A new ``updateItems()`` while one is running supersedes it: the earlier
@@ -28,6 +30,9 @@ public final class PhotoCatalog {
     public private(set) var failedCount = 0
     /// Whether a load is running.
     public private(set) var isLoading = false
+    /// How far the running load is; `nil` while none runs, and until the
+    /// load knows how many photos it will fetch.
+    public private(set) var progress: LoadProgress?
     /// Why the last load found no photos at all (the list of days could not
     /// be fetched); `nil` after a load that worked.
     public private(set) var errorMessage: String?
@@ -54,11 +59,18 @@ public final class PhotoCatalog {
         nextLoadID += 1
         let id = nextLoadID
         let (source, count, width) = (source, count, maximumConcurrentFetches)
+        // Progress of a superseded load is dropped: only the newest shows.
+        let report: @Sendable (LoadProgress) async -> Void = { [weak self] progress in
+            await self?.show(progress, ofLoad: id)
+        }
         // An unstructured task so a later call can cancel this load; it is
         // still bound to our caller through the cancellation handler below.
-        let task = Task { try await Self.load(from: source, count: count, maximumConcurrentFetches: width) }
+        let task = Task {
+            try await Self.load(from: source, count: count, maximumConcurrentFetches: width, progress: report)
+        }
         currentLoad = (id, task)
         isLoading = true
+        progress = nil
         let result = await withTaskCancellationHandler {
             await task.result
         } onCancel: {
@@ -68,6 +80,7 @@ public final class PhotoCatalog {
         guard currentLoad?.id == id else { return }
         currentLoad = nil
         isLoading = false
+        progress = nil
         switch result {
         case let .success(loaded):
             items = loaded.photos
@@ -80,6 +93,11 @@ public final class PhotoCatalog {
         }
     }
 
+    private func show(_ progress: LoadProgress, ofLoad id: UInt64) {
+        guard currentLoad?.id == id else { return }
+        self.progress = progress
+    }
+
     struct Loaded: Sendable {
         var photos: [SpacePhoto]
         var failures: Int
@@ -87,8 +105,15 @@ public final class PhotoCatalog {
 
     /// Fetches the photos of `count` random days, `maximumConcurrentFetches`
     /// at a time; runs off the main actor.
-    nonisolated static func load(from source: PhotoSource, count: Int, maximumConcurrentFetches: Int) async throws -> Loaded {
+    nonisolated static func load(
+        from source: PhotoSource,
+        count: Int,
+        maximumConcurrentFetches: Int,
+        progress report: @Sendable (LoadProgress) async -> Void = { _ in }
+    ) async throws -> Loaded {
         let dates = try await source.randomDates(count)
+        var progress = LoadProgress(completed: 0, total: dates.count, failed: 0)
+        await report(progress)
         var slots = [SpacePhoto?](repeating: nil, count: dates.count)
         var failures = 0
         await withTaskGroup(of: (Int, SpacePhoto?).self) { group in
@@ -106,10 +131,27 @@ public final class PhotoCatalog {
             for await (index, photo) in group {
                 if let photo { slots[index] = photo } else { failures += 1 }
                 if next < dates.count, !Task.isCancelled { startNext() }
+                progress.completed += 1
+                progress.failed = failures
+                await report(progress)
             }
         }
         // Answers that failed because we were cancelled are not failures.
         try Task.checkCancellation()
         return Loaded(photos: slots.compactMap { $0 }, failures: failures)
+    }
+}
+
+/// How far a load has come: `completed` of `total` answers are in, `failed`
+/// of them failures.
+public struct LoadProgress: Equatable, Sendable {
+    public var completed: Int
+    public var total: Int
+    public var failed: Int
+
+    public init(completed: Int, total: Int, failed: Int) {
+        self.completed = completed
+        self.total = total
+        self.failed = failed
     }
 }

@@ -91,6 +91,11 @@ public final class SavedPhotos {
         }
     }
 
+    /// The image saved with a photo, as stored; `nil` when it is not saved.
+    public nonisolated func imageData(for id: SpacePhoto.ID) async throws -> Data? {
+        try await repository.imageData(for: id)
+    }
+
     private func show(_ photos: [SavedPhoto]) {
         self.photos = photos
         isLoaded = true

@@ -6,6 +6,9 @@ import GRDB
 /// `id` is assigned by the database when the item is first inserted, and never
 /// changes afterwards: editing updates the row in place.
 public struct Todo: Codable, Sendable, Hashable, Identifiable {
+    /// The longest text an item holds, in characters.
+    public static let maximumTextLength = 500
+
     public var id: Int64?
     public var text: String
     /// When the item was created; the list is sorted by it.

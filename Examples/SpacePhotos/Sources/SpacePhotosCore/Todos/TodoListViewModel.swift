@@ -3,16 +3,26 @@ import BaselinePersistence
 import Foundation
 import Observation
 
-/// The to-do list screen: the list, the selection, and the actions on them.
+/// The to-do list screen: the list, the selection, the new item's text,
+/// the item being edited, the deletion waiting for confirmation, and the
+/// actions on them.
 ///
 /// The list comes from the database's observation, not from the actions: add
 /// an item here, or from any other actor or screen, and ``todos`` follows once
 /// the write commits. The observation lives exactly as long as the view model
 /// (it stops when the view model is released).
 ///
+/// Typed text is never lost: ``draft`` and ``editText`` are cleared only
+/// when their save succeeded; a refused or failed save leaves them as they
+/// were, with ``errorMessage`` set.
+///
 /// ```swift
 /// List(model.todos, selection: $model.selectedID) { Text($0.text) }
-///     .onSubmit { Task { await model.add(draft) } }
+/// TextField("New to-do", text: $model.draft)
+///     .onSubmit { Task { await model.submitDraft() } }
+/// .confirmationDialog("Delete?", isPresented: .constant(model.pendingDeletion != nil)) {
+///     Button("Delete", role: .destructive) { Task { await model.confirmDeletion() } }
+/// }
 /// ```
 @MainActor
 @Observable
@@ -25,6 +35,14 @@ public final class TodoListViewModel {
     public var selectedID: Int64?
     /// What to tell the user about the last refused action; `nil` otherwise.
     public private(set) var errorMessage: String?
+    /// The text of the item about to be added.
+    public var draft = ""
+    /// The item being edited in place, if one is.
+    public private(set) var editingID: Int64?
+    /// The edited item's text while it is edited.
+    public var editText = ""
+    /// The item whose deletion waits for the user's confirmation.
+    public private(set) var pendingDeletion: Todo?
 
     @ObservationIgnored private let repository: TodoRepository
     @ObservationIgnored private var observer: StreamObserver?
@@ -49,6 +67,92 @@ public final class TodoListViewModel {
     /// Selects an item (or nothing).
     public func select(_ id: Int64?) {
         selectedID = id
+    }
+
+    /// The selected item's position in ``todos``.
+    public var selectedIndex: Int? {
+        guard let selectedID else { return nil }
+        return todos.firstIndex { $0.id == selectedID }
+    }
+
+    /// Moves the selection by `offset` rows (negative is up), stopping at
+    /// the ends; with nothing selected, selects the first (down) or last
+    /// (up) item.
+    public func moveSelection(by offset: Int) {
+        guard !todos.isEmpty else { return }
+        let index: Int
+        if let current = selectedIndex {
+            index = min(max(0, current + offset), todos.count - 1)
+        } else {
+            index = offset >= 0 ? 0 : todos.count - 1
+        }
+        selectedID = todos[index].id
+    }
+
+    /// Adds ``draft`` as a new item and selects it; the draft is cleared
+    /// only when the item was added.
+    @discardableResult
+    public func submitDraft() async -> Bool {
+        let text = draft
+        return await perform {
+            let todo = try await repository.add(text)
+            // Cleared only if unchanged meanwhile: typing goes on during the write.
+            if draft == text { draft = "" }
+            selectedID = todo.id
+        }
+    }
+
+    /// Starts editing an item in place, with its text to change.
+    public func beginEditing(id: Int64) {
+        guard let todo = todos.first(where: { $0.id == id }) else { return }
+        selectedID = id
+        editingID = id
+        editText = todo.text
+        errorMessage = nil
+    }
+
+    /// Saves ``editText`` into the item being edited, and stops editing;
+    /// when the save fails, editing goes on with the text as typed.
+    @discardableResult
+    public func commitEditing() async -> Bool {
+        guard let editingID else { return false }
+        let text = editText
+        return await perform {
+            _ = try await repository.edit(id: editingID, text: text)
+            if self.editingID == editingID {
+                self.editingID = nil
+                editText = ""
+            }
+        }
+    }
+
+    /// Stops editing without saving.
+    public func cancelEditing() {
+        editingID = nil
+        editText = ""
+    }
+
+    /// Asks for confirmation before deleting an item.
+    public func requestDeletion(id: Int64) {
+        pendingDeletion = todos.first { $0.id == id }
+    }
+
+    /// Deletes the item waiting for confirmation.
+    @discardableResult
+    public func confirmDeletion() async -> Bool {
+        guard let todo = pendingDeletion, let id = todo.id else { return false }
+        pendingDeletion = nil
+        // The row below takes the selection, as lists do.
+        if selectedID == id, let index = selectedIndex {
+            let neighbour = index + 1 < todos.count ? index + 1 : index - 1
+            selectedID = neighbour >= 0 ? todos[neighbour].id : nil
+        }
+        return await delete(id: id)
+    }
+
+    /// Keeps the item: no deletion.
+    public func cancelDeletion() {
+        pendingDeletion = nil
     }
 
     /// Adds an item; `false`, with ``errorMessage`` set, when it was refused.
@@ -89,6 +193,10 @@ public final class TodoListViewModel {
         isLoaded = true
         if let selectedID, !todos.contains(where: { $0.id == selectedID }) {
             self.selectedID = nil
+        }
+        if let editingID, !todos.contains(where: { $0.id == editingID }) {
+            // Deleted elsewhere while edited: nothing left to save into.
+            cancelEditing()
         }
     }
 

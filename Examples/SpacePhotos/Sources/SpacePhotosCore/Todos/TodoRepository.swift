@@ -17,7 +17,8 @@ public struct TodoRepository: Sendable {
 
     /// Adds an item dated now.
     ///
-    /// - Throws: ``TodoError/emptyText`` for empty or whitespace-only text.
+    /// - Throws: ``TodoError/emptyText`` for empty or whitespace-only text,
+    ///   ``TodoError/tooLong(maximum:)`` past ``Todo/maximumTextLength``.
     @discardableResult
     public func add(_ text: String) async throws -> Todo {
         let text = try Self.validated(text)
@@ -80,12 +81,18 @@ public struct TodoRepository: Sendable {
         // Most text needs no trimming: check its ends before asking Foundation,
         // whose trimming costs more than inserting the row.
         let scalars = text.unicodeScalars
+        let trimmed: String
         if let first = scalars.first, let last = scalars.last,
            !first.properties.isWhitespace, !last.properties.isWhitespace {
-            return text
+            trimmed = text
+        } else {
+            trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { throw .emptyText }
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .emptyText }
+        // Counted in UTF-8 bytes first: only a long text pays for counting characters.
+        if trimmed.utf8.count > Todo.maximumTextLength, trimmed.count > Todo.maximumTextLength {
+            throw .tooLong(maximum: Todo.maximumTextLength)
+        }
         return trimmed
     }
 }
@@ -93,11 +100,14 @@ public struct TodoRepository: Sendable {
 /// Why a to-do change was refused.
 public enum TodoError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyText
+    /// The text is longer than ``Todo/maximumTextLength`` characters.
+    case tooLong(maximum: Int)
     case notFound(id: Int64)
 
     public var description: String {
         switch self {
         case .emptyText: "A to-do needs some text."
+        case let .tooLong(maximum): "A to-do holds at most \(maximum) characters."
         case let .notFound(id): "There is no to-do #\(id)."
         }
     }

@@ -11,6 +11,10 @@ import Foundation
 ///
 /// Only SHA-256 digests of tokens are kept, so the table leaks nothing usable.
 /// Entries go when they expire; retired ones are kept until then to spot reuse.
+///
+/// With a `file`, the table is written there (atomically, mode 0600) after
+/// each change and read back at start, so tokens outlive a restart (the
+/// app's embedded server uses this); without one, it lives in memory.
 actor RefreshTokenStore {
     /// Why a refresh token was refused. One case: the client has to log in
     /// again whatever the reason, and the reason is no business of an attacker.
@@ -18,33 +22,63 @@ actor RefreshTokenStore {
         case invalid
     }
 
-    private struct Entry {
+    private struct Entry: Codable {
         var subject: String
         var chain: UInt64
         var expires: Date
         var retired: Bool
     }
 
+    /// What the file holds.
+    private struct Snapshot: Codable {
+        var entries: [Data: Entry]
+        var liveToken: [UInt64: Data]
+        var nextChain: UInt64
+    }
+
     /// How long a token stays usable.
     let lifetime: Duration
+    private let file: URL?
     private var entries: [Data: Entry] = [:]
     /// The one live token of each chain.
     private var liveToken: [UInt64: Data] = [:]
     private var nextChain: UInt64 = 0
     private var sweepAt = 1_024
 
-    init(lifetime: Duration) {
+    init(lifetime: Duration, file: URL? = nil) {
         self.lifetime = lifetime
+        self.file = file
+        // A missing or unreadable file starts an empty table: the worst case
+        // is that clients log in again.
+        if let file, let data = try? Data(contentsOf: file),
+           let snapshot = try? JSONDecoder().decode(Snapshot.self, from: data) {
+            entries = snapshot.entries
+            liveToken = snapshot.liveToken
+            nextChain = snapshot.nextChain
+        }
+    }
+
+    private func persist() {
+        guard let file else { return }
+        do {
+            let data = try JSONEncoder().encode(Snapshot(entries: entries, liveToken: liveToken, nextChain: nextChain))
+            try data.write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } catch {
+            // Tokens still work until the server stops; after that, clients log in again.
+        }
     }
 
     /// A new token for `subject`, starting a chain (at login).
     func issue(for subject: String, now: Date) -> String {
         nextChain += 1
+        defer { persist() }
         return add(subject: subject, chain: nextChain, now: now)
     }
 
     /// Retires `token` and returns its subject with the next token of its chain.
     func rotate(_ token: String, now: Date) throws(Failure) -> (subject: String, token: String) {
+        defer { persist() }
         let key = Self.digest(token)
         guard var entry = entries[key] else { throw .invalid }
         guard entry.expires > now else {

@@ -48,6 +48,8 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     private var onScreen: ScreenBuffer?
     private var lastFrameAt: ContinuousClock.Instant?
     private var frameScheduled = false
+    /// The frames' tasks, by id (finished ones stay until their id leaves).
+    private var frameTasks: [String: Task<Void, Never>] = [:]
     /// Sleeps until the next animation tick, while a frame animates.
     private var tickTimer: Task<Void, Never>?
     private var tick = 0
@@ -96,6 +98,8 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
         defer {
             forward.cancel()
             tickTimer?.cancel()
+            for task in frameTasks.values { task.cancel() }
+            frameTasks = [:]
             loopSink.finish()
         }
         draw()
@@ -106,6 +110,22 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
             }
         } onCancel: { [loopSink] in
             loopSink.finish()
+        }
+    }
+
+    /// Starts the tasks whose ids are new, cancels those whose ids are gone.
+    private func updateTasks(_ tasks: [FrameTask]) {
+        guard !tasks.isEmpty || !frameTasks.isEmpty else { return }
+        var wanted = Set<String>()
+        for task in tasks {
+            wanted.insert(task.id)
+            if frameTasks[task.id] == nil {
+                frameTasks[task.id] = Task { await task.operation() }
+            }
+        }
+        for (id, task) in frameTasks where !wanted.contains(id) {
+            task.cancel()
+            frameTasks[id] = nil
         }
     }
 
@@ -202,6 +222,7 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
         }
         onScreen = frame.buffer
         lastFrame = frame.buffer
+        updateTasks(frame.tasks)
         if frame.isAnimating {
             if tickTimer == nil { tickTimer = schedule(.tick, after: tickInterval) }
         } else {

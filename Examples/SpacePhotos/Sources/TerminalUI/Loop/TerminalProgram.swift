@@ -66,15 +66,32 @@ public struct RenderContext: Sendable {
     }
 }
 
-/// One drawn screen.
+/// One drawn screen: the cells, and what the loop should do while it shows.
 public struct Frame: Sendable {
     public var buffer: ScreenBuffer
     /// Whether something on it moves by itself (a spinner): the loop then
     /// draws again after its tick interval. While false, no timer runs.
     public var isAnimating: Bool
+    /// The work this frame asks for while it shows (see ``FrameTask``).
+    public var tasks: [FrameTask]
 
-    public init(_ buffer: ScreenBuffer, isAnimating: Bool = false) {
+    public init(_ buffer: ScreenBuffer, isAnimating: Bool = false, tasks: [FrameTask] = []) {
         self.buffer = buffer
         self.isAnimating = isAnimating
+        self.tasks = tasks
+    }
+}
+
+extension Frame {
+    /// The spinner glyph for `tick`; the frame now animates, so the loop
+    /// draws the next glyph after its tick interval.
+    public mutating func spinner(at tick: Int) -> Character {
+        isAnimating = true
+        return Spinner.glyph(at: tick)
+    }
+
+    /// Asks for `operation` while frames list `id` (see ``FrameTask``).
+    public mutating func task(id: String, _ operation: @escaping @MainActor @Sendable () async -> Void) {
+        tasks.append(FrameTask(id: id, operation: operation))
     }
 }

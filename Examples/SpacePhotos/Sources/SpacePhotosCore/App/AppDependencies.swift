@@ -1,0 +1,106 @@
+import BaselineHTTP
+import BaselineImages
+import BaselinePersistence
+import Foundation
+import Logging
+
+/// What the app's model is built on: the server's APIs, the stores on disk,
+/// and the image pipeline, as closures and values so tests put doubles in.
+public struct AppDependencies: Sendable {
+    /// Logs in (the login screen's service).
+    public var auth: any AuthServiceProtocol
+    /// The member of the stored session, checked with the server (an
+    /// expired ID token is refreshed on the way); `nil` when no session is
+    /// stored.
+    public var restoreSession: @Sendable () async throws -> User?
+    /// Forgets the stored session.
+    public var logOut: @Sendable () async throws -> Void
+    /// The logged-in member, for the profile.
+    public var fetchMember: @Sendable () async throws -> User
+    /// The catalog's photos.
+    public var photoSource: PhotoSource
+    /// Images, cached.
+    public var pipeline: ImagePipeline
+    /// The saved photos' storage.
+    public var savedPhotos: SavedPhotoRepository
+    /// The to-do list's storage.
+    public var todos: TodoRepository
+    /// Number facts, for the counter and the profile.
+    public var facts: FactClient
+
+    public init(
+        auth: any AuthServiceProtocol,
+        restoreSession: @escaping @Sendable () async throws -> User?,
+        logOut: @escaping @Sendable () async throws -> Void,
+        fetchMember: @escaping @Sendable () async throws -> User,
+        photoSource: PhotoSource,
+        pipeline: ImagePipeline,
+        savedPhotos: SavedPhotoRepository,
+        todos: TodoRepository,
+        facts: FactClient
+    ) {
+        self.auth = auth
+        self.restoreSession = restoreSession
+        self.logOut = logOut
+        self.fetchMember = fetchMember
+        self.photoSource = photoSource
+        self.pipeline = pipeline
+        self.savedPhotos = savedPhotos
+        self.todos = todos
+        self.facts = facts
+    }
+}
+
+extension AppDependencies {
+    /// The app on a real server, its files under `dataDirectory`:
+    /// `id-token.json` and `refresh-token.json` (mode 0600), `todos.sqlite`
+    /// and `saved.sqlite`.
+    ///
+    /// Member requests carry the ID token through ``BearerAuthentication``,
+    /// so an expired token is refreshed once with the refresh token, then
+    /// the request is sent again.
+    ///
+    /// - Parameters:
+    ///   - imageCache: A directory for downloaded images that outlive the
+    ///     run, or `nil` for memory only.
+    public static func live(
+        serverURL: URL,
+        dataDirectory: URL,
+        imageCache: URL? = nil,
+        logger: Logger = Logger(label: "spacephotos.app")
+    ) async throws -> AppDependencies {
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let client = HTTPClient(baseURL: serverURL)
+        let authAPI = AuthAPI(client: client)
+        let tokens = SessionTokens(
+            idTokens: IDTokenStore(fileURL: dataDirectory.appendingPathComponent("id-token.json")),
+            refreshTokenFile: dataDirectory.appendingPathComponent("refresh-token.json"),
+            authAPI: authAPI
+        )
+        let memberClient = HTTPClient(baseURL: serverURL, middleware: [BearerAuthentication(provider: tokens)])
+        let auth = AuthService(authAPI: authAPI, memberAPI: MemberAPI(client: memberClient), tokens: tokens)
+
+        var configuration = ImagePipeline.Configuration()
+        if let imageCache {
+            configuration.diskCache = try? DiskImageCache(directory: imageCache, limit: 256 * 1_048_576)
+        }
+        let todos = try await SQLiteDatabase.open(
+            at: dataDirectory.appendingPathComponent("todos.sqlite"), migrator: TodoSchema.migrator
+        )
+        let saved = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
+        return AppDependencies(
+            auth: auth,
+            restoreSession: {
+                guard try await tokens.accessToken() != nil else { return nil }
+                return try await auth.currentMember()
+            },
+            logOut: { try await auth.logOut() },
+            fetchMember: { try await auth.currentMember() },
+            photoSource: .live(client: client),
+            pipeline: ImagePipeline(client: client, configuration: configuration),
+            savedPhotos: saved,
+            todos: TodoRepository(database: todos),
+            facts: .live(client: client)
+        )
+    }
+}

@@ -1,0 +1,111 @@
+import BaselineImages
+import SpacePhotosCore
+import TerminalUI
+
+/// Seed 004's catalog: the list with its load progress, the selected photo
+/// drawn at the panel's size, its text, and the Save / Unsave button.
+@MainActor
+struct PhotosScreen {
+    let browser: PhotoBrowser
+    let ui: InterfaceState
+    let images: ImageCellCache
+
+    func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
+        let listWidth = max(30, min(48, rect.width * 2 / 5))
+        let (listRect, detailRect) = rect.splitColumns(at: listWidth)
+        drawList(into: &frame, in: listRect, tick: tick)
+        drawDetail(into: &frame, in: detailRect, tick: tick)
+    }
+
+    private func drawList(into frame: inout Frame, in rect: Rect, tick: Int) {
+        let catalog = browser.catalog
+        frame.buffer.drawBox(rect, title: "Photos")
+        let inner = rect.inset(by: 1)
+        guard inner.height > 2 else { return }
+        let status = Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2, height: 1)
+        if catalog.isLoading {
+            let spinner = frame.spinner(at: tick)
+            let progress = catalog.progress.map { progress in
+                "Loading \(progress.completed) of \(progress.total)…" + (progress.failed > 0 ? " \(progress.failed) failed" : "")
+            } ?? "Loading…"
+            frame.buffer.write("\(spinner) \(progress)", at: status.x, status.y, style: Theme.accent, maxWidth: status.width)
+        } else if let error = catalog.errorMessage {
+            frame.buffer.writeWrapped(error + " Press r to retry.", in: Rect(x: status.x, y: status.y, width: status.width, height: 3), style: Theme.error)
+            return
+        } else {
+            let failed = catalog.failedCount > 0 ? " · \(catalog.failedCount) could not be loaded" : ""
+            frame.buffer.write("\(catalog.items.count) photos\(failed)", at: status.x, status.y, style: Theme.secondary, maxWidth: status.width)
+        }
+        let rows = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
+        let items = catalog.items
+        let selected = browser.selectedIndex
+        for (line, index) in ui.visibleRows(of: .photos, count: items.count, selected: selected, height: rows.height).enumerated() {
+            let photo = items[index]
+            let marker: String
+            if browser.saved.isSaving(photo) {
+                marker = String(frame.spinner(at: tick))
+            } else {
+                marker = browser.saved.isSaved(photo) ? "★" : " "
+            }
+            frame.buffer.drawRow(" \(marker) \(photo.day)  \(photo.title)", in: rows.row(line), selected: index == selected)
+        }
+    }
+
+    private func drawDetail(into frame: inout Frame, in rect: Rect, tick: Int) {
+        guard let photo = browser.selectedPhoto else {
+            frame.buffer.drawBox(rect, title: "Photo")
+            if !browser.catalog.isLoading, browser.catalog.errorMessage == nil {
+                frame.buffer.writeCentered("Select a photo with ↑ and ↓.", in: rect, row: rect.y + rect.height / 2, style: Theme.secondary)
+            }
+            return
+        }
+        frame.buffer.drawBox(rect, title: photo.title)
+        let inner = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
+        let textHeight = min(7, max(4, inner.height / 3))
+        let (imageRect, textRect) = inner.splitRows(at: inner.height - textHeight)
+        frame.task(id: "photo-image \(photo.url)") { [browser] in await browser.loadSelectedImage() }
+        // The phase of the previous photo until this one's load starts: not shown.
+        let phase = browser.image.url == photo.url ? browser.image.phase : .empty
+        switch phase {
+        case let .success(image):
+            images.draw(image, named: photo.url.absoluteString, in: imageRect, on: &frame)
+        case let .failure(error):
+            frame.buffer.writeWrapped("No image: \(error)", in: imageRect.centered(width: imageRect.width, height: 2), style: Theme.error)
+        case .empty:
+            let spinner = frame.spinner(at: tick)
+            frame.buffer.writeCentered("\(spinner) Loading the image…", in: imageRect, row: imageRect.y + imageRect.height / 2, style: Theme.secondary)
+        }
+
+        frame.buffer.write(photo.day, at: textRect.x, textRect.y + 1, style: Theme.secondary)
+        let buttonRow = textRect.maxY - 1
+        let description = Rect(x: textRect.x, y: textRect.y + 2, width: textRect.width, height: max(0, buttonRow - textRect.y - 3))
+        frame.buffer.writeWrapped(photo.description, in: description)
+        if browser.isSelectedSaving {
+            let spinner = frame.spinner(at: tick)
+            frame.buffer.drawButton("Saving… \(spinner)", at: textRect.x, buttonRow, enabled: false)
+        } else {
+            frame.buffer.drawButton(browser.isSelectedSaved ? "Unsave" : "Save", at: textRect.x, buttonRow, enabled: browser.canToggleSave)
+        }
+    }
+
+    var hints: [KeyHint] {
+        [ListNavigation.hint, KeyHint("s", browser.isSelectedSaved ? "unsave" : "save"), KeyHint("r", "refresh")]
+    }
+
+    func handle(_ press: KeyPress, actions: ActionTasks) -> Bool {
+        if let offset = ListNavigation.offset(for: press, pageSize: ui.pageSize(of: .photos)) {
+            browser.moveSelection(by: offset)
+            return true
+        }
+        switch press {
+        case KeyPress(.character("r")):
+            actions.start { [browser] in await browser.refresh() }
+        case KeyPress(.character("s")), KeyPress(.enter):
+            guard browser.canToggleSave else { return true }
+            actions.start { [browser] in await browser.toggleSaveSelected() }
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SpacePhotosCore
+import TerminalUI
+
+/// Seed 001's to-do list: the observed list, adding, editing in place, and
+/// deleting after a confirmation. Only the rows that show are drawn, so
+/// 10,000 items scroll as fast as ten.
+@MainActor
+struct TodosScreen {
+    let model: TodoListViewModel
+    let ui: InterfaceState
+
+    func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
+        let todos = model.todos
+        frame.buffer.drawBox(rect, title: "To-dos (\(todos.count))")
+        let inner = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
+        guard inner.height > 3 else { return }
+        let listRect = Rect(x: inner.x, y: inner.y, width: inner.width, height: inner.height - 2)
+        if !model.isLoaded {
+            let spinner = frame.spinner(at: tick)
+            frame.buffer.write("\(spinner) Reading the list…", at: listRect.x, listRect.y, style: Theme.secondary)
+        } else if todos.isEmpty {
+            frame.buffer.write("Nothing to do. Press a to add a to-do.", at: listRect.x, listRect.y, style: Theme.secondary)
+        }
+        let selected = model.selectedIndex
+        let numberWidth = String(todos.last?.id ?? 0).count + 1
+        for (line, index) in ui.visibleRows(of: .todos, count: todos.count, selected: selected, height: listRect.height).enumerated() {
+            let todo = todos[index]
+            let row = listRect.row(line)
+            let number = "#" + String(todo.id ?? 0)
+            let label = number.padding(toLength: numberWidth + 1, withPad: " ", startingAt: 0)
+            if todo.id == model.editingID {
+                frame.buffer.write(label, at: row.x, row.y, style: Theme.accent)
+                TextFieldView(
+                    text: model.editText, cursor: ui.cursor(.todoEdit, in: model.editText), isFocused: true, style: Theme.field
+                ).draw(in: row.inset(left: numberWidth + 2), on: &frame.buffer)
+            } else {
+                frame.buffer.drawRow(label + " " + todo.text, in: row, selected: index == selected && ui.todoFocus == .list)
+            }
+        }
+        let draftRow = inner.maxY - 1
+        frame.buffer.write("New:", at: inner.x, draftRow, style: ui.todoFocus == .draft ? Theme.title : Theme.secondary)
+        TextFieldView(
+            text: model.draft, cursor: ui.cursor(.todoDraft, in: model.draft), isFocused: ui.todoFocus == .draft && model.editingID == nil,
+            placeholder: "press a to add a to-do", style: Theme.field
+        ).draw(in: Rect(x: inner.x + 5, y: draftRow, width: inner.width - 5, height: 1), on: &frame.buffer)
+
+        if let pending = model.pendingDeletion {
+            drawDeletionDialog(for: pending, into: &frame, over: rect)
+        }
+    }
+
+    private func drawDeletionDialog(for todo: Todo, into frame: inout Frame, over rect: Rect) {
+        let dialog = rect.centered(width: min(56, rect.width - 4), height: 6)
+        frame.buffer.fill(dialog)
+        frame.buffer.drawBox(dialog, title: "Delete this to-do?", style: Theme.notice, titleStyle: Theme.notice)
+        frame.buffer.write(todo.text, at: dialog.x + 2, dialog.y + 2, maxWidth: dialog.width - 4)
+        frame.buffer.drawHints([KeyHint("y", "delete"), KeyHint("n Esc", "keep")], at: dialog.x + 1, row: dialog.y + 4, width: dialog.width - 2)
+    }
+
+    var hints: [KeyHint] {
+        if model.pendingDeletion != nil {
+            return [KeyHint("y", "delete"), KeyHint("n Esc", "keep")]
+        }
+        if model.editingID != nil {
+            return [KeyHint("Enter", "save"), KeyHint("Esc", "cancel"), KeyHint("← →", "move")]
+        }
+        if ui.todoFocus == .draft {
+            return [KeyHint("Enter", "add"), KeyHint("Esc", "back to the list")]
+        }
+        return [ListNavigation.hint, KeyHint("a", "add"), KeyHint("Enter e", "edit"), KeyHint("d", "delete")]
+    }
+
+    /// Whether keys go to a text field (global keys such as `q` must not act).
+    var isTyping: Bool {
+        model.editingID != nil || ui.todoFocus == .draft || model.pendingDeletion != nil
+    }
+
+    func handle(_ event: InputEvent, actions: ActionTasks) {
+        if model.pendingDeletion != nil {
+            guard case let .key(press) = event else { return }
+            switch press.key {
+            case .character("y"): actions.start { [model] in await model.confirmDeletion() }
+            case .character("n"), .escape: model.cancelDeletion()
+            default: break
+            }
+            return
+        }
+        if model.editingID != nil {
+            switch event {
+            case .key(KeyPress(.enter)):
+                actions.start { [model] in await model.commitEditing() }
+            case .key(KeyPress(.escape)):
+                model.cancelEditing()
+            default:
+                var text = model.editText
+                ui.edit(event, &text, field: .todoEdit, limit: Todo.maximumTextLength)
+                if text != model.editText { model.editText = text }
+            }
+            return
+        }
+        if ui.todoFocus == .draft {
+            switch event {
+            case .key(KeyPress(.enter)):
+                actions.start { [model] in await model.submitDraft() }
+            case .key(KeyPress(.escape)):
+                ui.todoFocus = .list
+            default:
+                var text = model.draft
+                ui.edit(event, &text, field: .todoDraft, limit: Todo.maximumTextLength)
+                if text != model.draft { model.draft = text }
+            }
+            return
+        }
+        guard case let .key(press) = event else { return }
+        if let offset = ListNavigation.offset(for: press, pageSize: ui.pageSize(of: .todos)) {
+            model.moveSelection(by: offset)
+            return
+        }
+        switch press.key {
+        case .character("a"):
+            ui.todoFocus = .draft
+        case .enter, .character("e"):
+            if let id = model.selectedTodo?.id {
+                model.beginEditing(id: id)
+                ui.cursors[.todoEdit] = nil  // the cursor starts at the end
+            }
+        case .character("d"), .delete:
+            if let id = model.selectedTodo?.id { model.requestDeletion(id: id) }
+        default:
+            break
+        }
+    }
+}

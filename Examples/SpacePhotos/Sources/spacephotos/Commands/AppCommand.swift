@@ -1,0 +1,93 @@
+import ArgumentParser
+import BaselinePersistence
+import Foundation
+import Logging
+import SpacePhotosCore
+import SpacePhotosServer
+import SpacePhotosTerminal
+import TerminalUI
+
+/// The app itself: every screen of the five seeds in the terminal, on the
+/// same view models a SwiftUI app would bind to.
+struct AppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app",
+        abstract: "The SpacePhotos app in the terminal: log in, photos, saved photos, to-dos, the counter, your profile."
+    )
+
+    @OptionGroup var server: ServerOptions
+
+    @Option(help: "Write the app's log here (the screen is the app's; by default nothing is logged).")
+    var logFile: String?
+
+    @Option(help: .hidden)
+    var slowFact: Int?
+
+    func run() async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("The app needs a terminal. Without one, try `spacephotos demo`.")
+            throw ExitCode.failure
+        }
+        TextWidth.prepareLocale()
+        if let logFile { try FileLogHandler.bootstrap(path: logFile) } else { LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() } }
+        let dataDirectory = AppDirectories.data
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let embedded = try await Self.embeddedServerConfiguration(dataDirectory: dataDirectory)
+        try await server.withServer(configuration: embedded) { baseURL in
+            try await Self.runApp(
+                serverURL: baseURL,
+                dataDirectory: dataDirectory,
+                imageCache: server.server == nil ? nil : AppDirectories.cache.appendingPathComponent("images"),
+                slowFact: slowFact
+            )
+        }
+    }
+
+    @MainActor
+    static func runApp(serverURL: URL, dataDirectory: URL, imageCache: URL?, slowFact: Int?) async throws {
+        var dependencies = try await AppDependencies.live(serverURL: serverURL, dataDirectory: dataDirectory, imageCache: imageCache)
+        if let slowFact {
+            // A test knob: the fact about this number takes the server 10 s,
+            // so that a refresh can be cancelled by hand (and by the end-to-end test).
+            let facts = dependencies.facts
+            let slow = FactClient.live(
+                client: .init(baseURL: serverURL),
+                serverOptions: [URLQueryItem(name: "delay", value: "10000")]
+            )
+            dependencies.facts = FactClient { number in
+                try await (number == slowFact ? slow : facts).fetch(number)
+            }
+        }
+        let program = SpacePhotosProgram(app: AppModel(dependencies: dependencies))
+        let latencyLog = ProcessInfo.processInfo.environment["SPACEPHOTOS_LATENCY_LOG"]
+        try await withTerminal { terminal in
+            let loop = RenderLoop(program: program, output: terminal, events: TerminalEvents(session: terminal))
+            loop.recordsLatency = latencyLog != nil
+            await loop.run()
+            if let latencyLog {
+                let lines = loop.latencies.map { duration in
+                    String(Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000))
+                }
+                try? (lines.joined(separator: "\n") + "\n").write(toFile: latencyLog, atomically: true, encoding: .utf8)
+            }
+        }
+        await program.finish()
+    }
+
+    /// The embedded server signs tokens with a key kept in the data
+    /// directory, so a login outlives the run: the next start goes straight in.
+    static func embeddedServerConfiguration(dataDirectory: URL) async throws -> ExampleServer.Configuration {
+        let keyStore = SecureValueStore<Data>(fileURL: dataDirectory.appendingPathComponent("embedded-server-key.json"))
+        let key: Data
+        if let stored = try? await keyStore.load(), stored.count >= 32 {
+            key = stored
+        } else {
+            key = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+            try await keyStore.save(key)
+        }
+        var configuration = ExampleServer.Configuration()
+        configuration.tokenSigner = TokenSigner(secret: key, lifetime: .seconds(3600))
+        configuration.refreshTokenFile = dataDirectory.appendingPathComponent("embedded-server-refresh-tokens.json")
+        return configuration
+    }
+}
