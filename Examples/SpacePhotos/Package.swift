@@ -115,6 +115,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The real binary in a real terminal (tmux): the end-to-end test.
+        .testTarget(
+            name: "SpacePhotosAppTests",
+            dependencies: ["spacephotos"]
+        ),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [

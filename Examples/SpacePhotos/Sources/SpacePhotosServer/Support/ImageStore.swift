@@ -1,8 +1,13 @@
+import NIOPosix
+
 /// The image files of one server, made on first request and kept.
 ///
 /// Concurrent first requests for a name share one render: the first starts
 /// it as a task and records it, later ones await the same task. Renders run
-/// off the actor, so a large picture does not hold up other names.
+/// off the actor, so a large picture does not hold up other names, and on
+/// NIO's blocking thread pool rather than Swift's cooperative pool: a render
+/// is seconds of plain computation, and an app embedding the server would
+/// otherwise find its own tasks (timers, decoding) waiting behind it.
 actor ImageStore {
     private var renders: [String: Task<EncodedImage?, Never>] = [:]
     private let onRender: @Sendable (String) -> Void
@@ -22,7 +27,7 @@ actor ImageStore {
         // others may be waiting for it.
         let render = Task.detached {
             onRender(recipe.name)
-            return try? recipe.make()
+            return try? await NIOThreadPool.singleton.runIfActive { try recipe.make() }
         }
         renders[recipe.name] = render
         return await render.value

@@ -1,4 +1,5 @@
 import BaselineConcurrency
+import Dispatch
 import Observation
 
 /// Runs a ``TerminalProgram``: hands it the terminal's events, and draws a
@@ -34,7 +35,9 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     private let program: any TerminalProgram
     private let output: any TerminalOutput
     private let events: Events
-    private let clock: any Clock<Duration>
+    /// Times frames and ticks in tests; `nil` for real time (see `init`).
+    private let clock: (any Clock<Duration>)?
+    private let timerQueue = DispatchQueue(label: "baseline.render-loop.timers")
     /// The shortest time between two frames.
     public let frameInterval: Duration
     /// The time between two animation ticks.
@@ -51,7 +54,7 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     /// The frames' tasks, by id (finished ones stay until their id leaves).
     private var frameTasks: [String: Task<Void, Never>] = [:]
     /// Sleeps until the next animation tick, while a frame animates.
-    private var tickTimer: Task<Void, Never>?
+    private var tickTimer: LoopTimer?
     private var tick = 0
     private var inputWaitingForFrame: ContinuousClock.Instant?
     private var stopped = false
@@ -68,11 +71,17 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     public private(set) var framesWritten = 0
     public private(set) var bytesWritten = 0
 
+    /// - Parameters:
+    ///   - clock: Times the frame pacing and the animation ticks, for tests
+    ///     (a test clock). Without one they run on a dispatch timer of the
+    ///     loop's own, not on `Task.sleep`: a sleeping task wakes up through
+    ///     Swift's cooperative pool, and a frame must not wait behind CPU-bound
+    ///     work there (decoding a large image, say).
     public init(
         program: any TerminalProgram,
         output: any TerminalOutput,
         events: Events,
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: (any Clock<Duration>)? = nil,
         frameInterval: Duration = .milliseconds(16),
         tickInterval: Duration = .milliseconds(100)
     ) {
@@ -183,9 +192,20 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
         }
     }
 
+    /// Sends `event` to the loop after `delay`; cancelling the returned
+    /// timer drops it.
     @discardableResult
-    private func schedule(_ event: LoopEvent, after delay: Duration) -> Task<Void, Never> {
-        Task { [clock, loopSink] in
+    private func schedule(_ event: LoopEvent, after delay: Duration) -> LoopTimer {
+        guard let clock else {
+            let timer = LoopTimer()
+            let (seconds, attoseconds) = delay.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            timerQueue.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [loopSink] in
+                if !timer.isCancelled { loopSink.yield(event) }
+            }
+            return timer
+        }
+        let task = Task { [loopSink] in
             do {
                 try await clock.sleep(for: delay)
                 loopSink.yield(event)
@@ -193,6 +213,7 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
                 // Cancelled: the event is no longer wanted.
             }
         }
+        return LoopTimer(task: task)
     }
 
     private func draw() {
@@ -230,5 +251,22 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
             tickTimer?.cancel()
             tickTimer = nil
         }
+    }
+}
+
+/// A scheduled loop event: a dispatch timer's flag, or a sleeping task.
+final class LoopTimer: Sendable {
+    private let cancelled = LockedValue(false)
+    private let task: Task<Void, Never>?
+
+    init(task: Task<Void, Never>? = nil) {
+        self.task = task
+    }
+
+    var isCancelled: Bool { cancelled.current }
+
+    func cancel() {
+        cancelled.withLock { $0 = true }
+        task?.cancel()
     }
 }

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+/// The real `spacephotos` binary in a real terminal (tmux), against its
+/// embedded server: what a person does, step by step, checked on the screen.
+@Suite("spacephotos in a terminal", .serialized, .timeLimit(.minutes(5)))
+struct AppEndToEndTests {
+    /// A run of the app in a fresh tmux, with a data directory of the test's.
+    struct Run {
+        let terminal: TmuxTerminal
+        let directory: URL
+
+        /// The shell line in the pane: records the terminal's modes before
+        /// and after the app, its exit status and its pid (the inner shell
+        /// execs the app), then prints a line the test waits for and stays
+        /// (so the pane, and its state, stay until the test is done).
+        static func start(in directory: URL, arguments: [String] = [], columns: Int = 120, rows: Int = 40) throws -> Run {
+            let binary = try AppEndToEndTests.binary()
+            let d = TmuxTerminal.quoted(directory.path)
+            let app = ([binary.path] + arguments).map(TmuxTerminal.quoted).joined(separator: " ")
+            let script = """
+            cd \(d) && stty -g > before && sh -c 'echo $$ > pid; exec "$@"' app \(app); \
+            echo $? > status; stty -g > after; echo "THE APP HAS ENDED"; exec cat
+            """
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path
+            environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
+            environment["COLORTERM"] = "truecolor"
+            environment["SPACEPHOTOS_LATENCY_LOG"] = directory.appendingPathComponent("latency-\(UUID().uuidString.prefix(6)).txt").path
+            let terminal = try TmuxTerminal(
+                columns: columns, rows: rows, command: "sh -c \(TmuxTerminal.quoted(script))", environment: environment
+            )
+            return Run(terminal: terminal, directory: directory)
+        }
+
+        /// Waits for the app to end, then checks that the terminal is as it
+        /// was: the same termios (raw mode undone), the main screen back,
+        /// the cursor shown.
+        func expectTerminalRestored() async throws {
+            try await terminal.waitFor("THE APP HAS ENDED")
+            let before = try String(contentsOf: directory.appendingPathComponent("before"), encoding: .utf8)
+            let after = try String(contentsOf: directory.appendingPathComponent("after"), encoding: .utf8)
+            #expect(before == after, "the terminal's modes are restored")
+            #expect(try await terminal.format("#{alternate_on}") == "0", "the alternate screen is left")
+            #expect(try await terminal.format("#{cursor_flag}") == "1", "the cursor is shown")
+            let status = try String(contentsOf: directory.appendingPathComponent("status"), encoding: .utf8)
+            #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        }
+
+        func pid() throws -> Int32 {
+            let text = try String(contentsOf: directory.appendingPathComponent("pid"), encoding: .utf8)
+            return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+    }
+
+    /// The `spacephotos` built beside the test bundle.
+    static func binary() throws -> URL {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("spacephotos") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw BinaryMissing(searched: candidates.map(\.path))
+        }
+        return found
+    }
+
+    struct BinaryMissing: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String { "No spacephotos binary at \(searched); build it first (swift build --package-path Examples/SpacePhotos)." }
+    }
+
+    func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spacephotos-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// The detail box's title on the Photos tab: the selected photo.
+    static func selectedTitle(on screen: String) -> String? {
+        guard let line = screen.split(separator: "\n").first(where: { $0.contains("╭ Photos ") }),
+              let start = line.range(of: "╮╭ ")?.upperBound,
+              let end = line[start...].range(of: " ─")?.lowerBound else { return nil }
+        return String(line[start..<end])
+    }
+
+    @Test func aPersonUsesEveryScreen() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // 1. First start: the login screen; a wrong password, then the right one.
+        var run = try Run.start(in: directory, arguments: ["--slow-fact", "3"])
+        let t = run.terminal
+        try await t.waitFor("Log in to SpacePhotos")
+        try await t.type("astro")
+        try await t.press("Tab")
+        try await t.type("wrong")
+        try await t.waitFor("•••••")
+        try await t.press("Enter")
+        try await t.waitFor("The ID or password is incorrect.")
+        try await t.press("BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try await t.type("stardust-42")
+        try await t.press("Enter")
+        try await t.waitForScreen("the main screen") { $0.contains("1 Photos") && $0.contains("★ Astro") }
+
+        // 2. To-dos: add one in Japanese, then edit it in place; wide
+        // characters take two cells, so the box's right edge stays put.
+        try await t.press("3")
+        try await t.waitFor("Nothing to do. Press a to add a to-do.")
+        try await t.press("a")
+        try await t.type("富士山に登る")
+        try await t.press("Enter")
+        let added = try await t.waitFor("│ #1  富士山に登る")
+        let row = added.split(separator: "\n").first { $0.contains("#1  富士山に登る") }
+        #expect(row.map(String.init) == "│ #1  富士山に登る" + String(repeating: " ", count: 101) + "│")
+        try await t.press("Escape")
+        try await t.waitFor("a add")
+        try await t.press("e")
+        try await t.waitFor("Enter save")
+        try await t.type("（山頂）")
+        try await t.press("Enter")
+        try await t.waitFor("│ #1  富士山に登る（山頂）  ")
+
+        // 3. The counter: a fact, then a slow one cancelled with Esc.
+        try await t.press("4")
+        try await t.waitFor("Press r for a fact about 0.")
+        try await t.press("r")
+        try await t.waitFor("0 is the only number that is neither positive nor negative.")
+        try await t.press("+", "+", "+")
+        try await t.waitFor("Press r for a fact about 3.")
+        try await t.press("r")
+        try await t.waitFor("Fetching a fact about 3…")
+        try await t.press("Escape")
+        try await t.waitFor("Press r for a fact about 3.")
+
+        // 4. Photos: save the selected one, find it on the Saved tab.
+        try await t.press("1")
+        let catalog = try await t.waitForScreen("the catalog and its Save button") {
+            $0.contains("12 photos") && $0.contains("[ Save ]")
+        }
+        let title = try #require(Self.selectedTitle(on: catalog))
+        try await t.press("s")
+        try await t.waitFor("[ Unsave ]")
+        try await t.press("2")
+        let saved = try await t.waitFor("1 saved")
+        #expect(saved.contains(title))
+
+        // 5. Log out, and quit from the login screen.
+        try await t.press("5")
+        try await t.waitFor("[ Log out ]")
+        try await t.press("o")
+        try await t.waitFor("Log in to SpacePhotos")
+        try await t.press("C-c")
+        try await run.expectTerminalRestored()
+        await t.close()
+
+        // 6. Start again: logged out, so the login screen; log in and quit with q.
+        run = try Run.start(in: directory)
+        try await run.terminal.waitFor("Log in to SpacePhotos")
+        try await run.terminal.type("astro")
+        try await run.terminal.press("Tab")
+        try await run.terminal.type("stardust-42")
+        try await run.terminal.press("Enter")
+        try await run.terminal.waitFor("★ Astro")
+        try await run.terminal.press("3")
+        try await run.terminal.waitFor("富士山に登る（山頂）")  // the to-do was kept
+        try await run.terminal.press("q")
+        try await run.expectTerminalRestored()
+        await run.terminal.close()
+
+        // 7. And again: the session was kept, so straight in; then SIGTERM.
+        run = try Run.start(in: directory)
+        try await run.terminal.waitFor("★ Astro")
+        #expect(kill(try run.pid(), SIGTERM) == 0)
+        try await run.expectTerminalRestored()
+        await run.terminal.close()
+
+        Self.reportLatencies(in: directory)
+    }
+
+    @Test func aTerminalTooSmallShowsAMessage() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try Run.start(in: directory, columns: 50, rows: 12)
+        try await run.terminal.waitForScreen("the message") { screen in
+            // Wrapped to the width: read it as one line.
+            screen.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("SpacePhotos needs at least 64×20.")
+        }
+        try await run.terminal.press("C-c")
+        try await run.expectTerminalRestored()
+        await run.terminal.close()
+    }
+
+    /// Prints the key-to-frame times the runs recorded (a measurement for
+    /// the benchmark notes, not a check: timings are no test's business).
+    static func reportLatencies(in directory: URL) {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let micros = files.filter { $0.hasPrefix("latency-") }.flatMap { name in
+            ((try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "")
+                .split(separator: "\n").compactMap { Int($0) }
+        }.sorted()
+        guard !micros.isEmpty else { return }
+        func percentile(_ p: Double) -> Int { micros[min(micros.count - 1, Int(Double(micros.count - 1) * p))] }
+        print("key-to-frame in the pseudo-terminal: \(micros.count) inputs, median \(percentile(0.5)) µs, p99 \(percentile(0.99)) µs, max \(micros.last ?? 0) µs")
+    }
+}
