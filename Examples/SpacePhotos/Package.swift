@@ -105,6 +105,7 @@ let package = Package(
             dependencies: [
                 "SpacePhotosCore",
                 "SpacePhotosTerminal",
+                "TerminalUI",
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),

@@ -84,3 +84,80 @@ struct TodoListViewModelTests {
         #expect(released == nil)
     }
 }
+
+@MainActor
+@Suite("TodoListViewModel editing", .timeLimit(.minutes(1)))
+struct TodoEditingTests {
+    let repository: TodoRepository
+
+    init() async throws {
+        let database = try await SQLiteDatabase.inMemory(migrator: TodoSchema.migrator)
+        let clock = TickingDate()
+        repository = TodoRepository(database: database, now: { clock.next() })
+    }
+
+    @Test func submittingTheDraftAddsItSelectsItAndClearsTheField() async throws {
+        let model = TodoListViewModel(repository: repository)
+        model.draft = "富士山に登る"
+        #expect(await model.submitDraft())
+        #expect(model.draft.isEmpty)
+        await waitUntil(model) { $0.todos.count == 1 }
+        #expect(model.selectedTodo?.text == "富士山に登る")
+    }
+
+    @Test func aRefusedDraftStaysInTheField() async throws {
+        let model = TodoListViewModel(repository: repository)
+        model.draft = "   "
+        #expect(await model.submitDraft() == false)
+        #expect(model.draft == "   ")
+        #expect(model.errorMessage == "A to-do needs some text.")
+        model.draft = String(repeating: "あ", count: Todo.maximumTextLength + 1)
+        #expect(await model.submitDraft() == false)
+        #expect(model.draft.count == Todo.maximumTextLength + 1, "nothing typed is lost")
+        #expect(model.errorMessage == "A to-do holds at most \(Todo.maximumTextLength) characters.")
+        #expect(try await repository.all().isEmpty)
+    }
+
+    @Test func editingInPlaceSavesOrKeepsTheTypedText() async throws {
+        let item = try await repository.add("first")
+        let model = TodoListViewModel(repository: repository)
+        await waitUntil(model) { $0.todos.count == 1 }
+        let id = try #require(item.id)
+        model.beginEditing(id: id)
+        #expect(model.editingID == id)
+        #expect(model.editText == "first")
+        model.editText = ""
+        #expect(await model.commitEditing() == false)
+        #expect(model.editingID == id, "a refused edit goes on")
+        model.editText = "first, edited"
+        #expect(await model.commitEditing())
+        #expect(model.editingID == nil)
+        await waitUntil(model) { $0.todos.first?.text == "first, edited" }
+        model.beginEditing(id: id)
+        model.editText = "never saved"
+        model.cancelEditing()
+        #expect(model.editingID == nil)
+        #expect(try await repository.all().map(\.text) == ["first, edited"])
+    }
+
+    @Test func deletingWaitsForConfirmationAndSelectsTheNextRow() async throws {
+        try await repository.add(contentsOf: ["a", "b", "c"])
+        let model = TodoListViewModel(repository: repository)
+        await waitUntil(model) { $0.todos.count == 3 }
+        model.moveSelection(by: 1)
+        #expect(model.selectedTodo?.text == "a", "from no selection, down selects the first")
+        model.moveSelection(by: 1)
+        let b = try #require(model.selectedTodo)
+        model.requestDeletion(id: try #require(b.id))
+        #expect(model.pendingDeletion == b)
+        model.cancelDeletion()
+        #expect(model.pendingDeletion == nil)
+        #expect(try await repository.all().count == 3)
+        model.requestDeletion(id: try #require(b.id))
+        #expect(await model.confirmDeletion())
+        await waitUntil(model) { $0.todos.count == 2 }
+        #expect(model.selectedTodo?.text == "c")
+        model.moveSelection(by: -10)
+        #expect(model.selectedTodo?.text == "a", "stops at the top")
+    }
+}

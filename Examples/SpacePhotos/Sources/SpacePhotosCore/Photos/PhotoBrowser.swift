@@ -80,11 +80,11 @@ public final class PhotoBrowser {
         await image.load(selectedPhoto?.url)
     }
 
-    /// Moves the selection by `offset` rows, stopping at the ends.
+    /// Moves the selection by `offset` rows, stopping at the ends (see
+    /// ``ListSelection``).
     public func moveSelection(by offset: Int) {
         let items = catalog.items
-        guard !items.isEmpty else { return }
-        let index = selectedIndex.map { min(max(0, $0 + offset), items.count - 1) } ?? 0
+        guard let index = ListSelection.index(movingFrom: selectedIndex, by: offset, count: items.count) else { return }
         select(items[index].id)
     }
 

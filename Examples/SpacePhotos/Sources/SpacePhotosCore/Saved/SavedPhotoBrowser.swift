@@ -57,11 +57,11 @@ public final class SavedPhotoBrowser {
         selectedID = id
     }
 
-    /// Moves the selection by `offset` rows, stopping at the ends.
+    /// Moves the selection by `offset` rows, stopping at the ends (see
+    /// ``ListSelection``).
     public func moveSelection(by offset: Int) {
         let photos = saved.photos
-        guard !photos.isEmpty else { return }
-        let index = selectedIndex.map { min(max(0, $0 + offset), photos.count - 1) } ?? 0
+        guard let index = ListSelection.index(movingFrom: selectedIndex, by: offset, count: photos.count) else { return }
         select(photos[index].id)
     }
 

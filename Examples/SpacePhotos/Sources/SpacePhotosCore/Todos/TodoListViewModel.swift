@@ -31,7 +31,7 @@ public final class TodoListViewModel {
     public private(set) var todos: [Todo] = []
     /// Whether the first result has arrived.
     public private(set) var isLoaded = false
-    /// The selected item's id.
+    /// The selected item's id (``selectedTodo`` is nil while it is not listed).
     public var selectedID: Int64?
     /// What to tell the user about the last refused action; `nil` otherwise.
     public private(set) var errorMessage: String?
@@ -76,16 +76,11 @@ public final class TodoListViewModel {
     }
 
     /// Moves the selection by `offset` rows (negative is up), stopping at
-    /// the ends; with nothing selected, selects the first (down) or last
-    /// (up) item.
+    /// the ends. With nothing selected, moving down starts above the first
+    /// item and moving up below the last (so Down selects the first, End
+    /// the last).
     public func moveSelection(by offset: Int) {
-        guard !todos.isEmpty else { return }
-        let index: Int
-        if let current = selectedIndex {
-            index = min(max(0, current + offset), todos.count - 1)
-        } else {
-            index = offset >= 0 ? 0 : todos.count - 1
-        }
+        guard let index = ListSelection.index(movingFrom: selectedIndex, by: offset, count: todos.count) else { return }
         selectedID = todos[index].id
     }
 
@@ -191,9 +186,9 @@ public final class TodoListViewModel {
     private func show(_ todos: [Todo]) {
         self.todos = todos
         isLoaded = true
-        if let selectedID, !todos.contains(where: { $0.id == selectedID }) {
-            self.selectedID = nil
-        }
+        // The selection is kept even when this list lacks it: an item just
+        // added is selected before the list that holds it arrives (ids are
+        // never reused, so a deleted item's id selects nothing).
         if let editingID, !todos.contains(where: { $0.id == editingID }) {
             // Deleted elsewhere while edited: nothing left to save into.
             cancelEditing()

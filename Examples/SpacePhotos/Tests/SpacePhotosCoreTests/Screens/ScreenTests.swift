@@ -1,0 +1,146 @@
+import BaselineConcurrency
+import BaselineHTTP
+import BaselineTesting
+import Foundation
+import SpacePhotosCore
+import SpacePhotosTerminal
+import Testing
+import TerminalUI
+
+/// The screens rendered to text for given states of the models, compared as
+/// text: what a person sees, line by line (trailing spaces trimmed).
+@MainActor
+@Suite("Screens", .timeLimit(.minutes(1)))
+struct ScreenTests {
+    let fixture: AppFixture
+
+    init() {
+        TextWidth.prepareLocale()
+        fixture = AppFixture(holdsFacts: true)
+    }
+
+    func makeProgram(
+        loggedIn: Bool = true,
+        prepare: (AppDependencies) async throws -> Void = { _ in }
+    ) async throws -> SpacePhotosProgram {
+        if loggedIn { fixture.sessions.withLock { $0 = [.success(fixture.member)] } }
+        let dependencies = try await fixture.dependencies()
+        try await prepare(dependencies)
+        let app = AppModel(dependencies: dependencies)
+        await app.start()
+        return SpacePhotosProgram(app: app)
+    }
+
+    func screen(
+        _ program: SpacePhotosProgram, columns: Int = 80, rows: Int = 24, tick: Int = 0, _ name: String = #function
+    ) -> String {
+        let text = program.render(RenderContext(size: TerminalSize(columns: columns, rows: rows), tick: tick)).buffer.text
+        if let directory = ProcessInfo.processInfo.environment["SCREEN_DUMP"] {
+            try? text.write(toFile: directory + "/" + name + ".txt", atomically: true, encoding: .utf8)
+        }
+        return text
+    }
+
+    func press(_ program: SpacePhotosProgram, _ keys: Key...) {
+        for key in keys { _ = program.handle(.key(KeyPress(key))) }
+    }
+
+    func type(_ program: SpacePhotosProgram, _ text: String) {
+        for character in text { _ = program.handle(.key(KeyPress(.character(character)))) }
+    }
+
+    @Test func loginInFlight() async throws {
+        let program = try await makeProgram(loggedIn: false)
+        type(program, "astro")
+        press(program, .tab)
+        type(program, "stardust-42")
+        press(program, .enter)
+        let call = try await fixture.auth.logIn.nextCall()
+        #expect(call.arguments == Credentials(id: User.ID(rawValue: "astro"), password: "stardust-42"))
+        #expect(screen(program) == Self.loginInFlight)
+        call.resume()
+        await program.finish()
+    }
+
+    @Test func loginLockedOut() async throws {
+        let program = try await makeProgram(loggedIn: false)
+        type(program, "astro")
+        press(program, .tab)
+        type(program, "wrong")
+        press(program, .enter)
+        try await fixture.auth.logIn.nextCall().resume(throwing: LoginError.rateLimited(retryAfterSeconds: 30))
+        await program.finish()
+        #expect(screen(program) == Self.loginLockedOut)
+    }
+
+    @Test func anEmptyToDoList() async throws {
+        let program = try await makeProgram()
+        press(program, .character("3"))
+        await waitUntil(program.app.todos) { $0.isLoaded }
+        #expect(screen(program) == Self.emptyToDos)
+    }
+
+    @Test func tenThousandToDosScrolledToTheEnd() async throws {
+        let program = try await makeProgram { dependencies in
+            try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do number \($0)" })
+        }
+        await waitUntil(program.app.todos) { $0.todos.count == 10_000 }
+        press(program, .character("3"))
+        _ = screen(program)  // the list's height is known once drawn
+        press(program, .end)
+        #expect(program.app.todos.selectedTodo?.text == "To-do number 10000")
+        #expect(screen(program) == Self.tenThousandToDosAtTheEnd)
+        press(program, .pageUp)
+        #expect(program.app.todos.selectedTodo?.text == "To-do number 9985")
+    }
+
+    @Test func theCounterRefreshing() async throws {
+        let program = try await makeProgram()
+        press(program, .character("4"), .character("+"), .character("+"), .character("r"))
+        let call = try await fixture.factCalls.nextCall()
+        #expect(call.arguments == 2)
+        #expect(screen(program, tick: 3) == Self.counterRefreshing)
+        press(program, .escape)
+        await program.finish()
+        #expect(call.isCancelled)
+        #expect(!program.app.counter.isLoading)
+    }
+
+    @Test func aPhotoSaving() async throws {
+        let download = fixture.images.hold(.get, "/images/photo-1.png")
+        let program = try await makeProgram()
+        await program.app.photos.refresh()
+        press(program, .character("s"))
+        let call = try await download.nextCall()
+        #expect(screen(program) == Self.photoSaving)
+        press(program, .character("q"))
+        #expect(screen(program, "quit dialog").contains("A photo is being saved. Quit and lose it?"))
+        #expect(program.handle(.key(KeyPress(.character("n")))) == .continue)
+        call.resume(throwing: URLError(.networkConnectionLost))
+        await program.finish()
+        #expect(program.handle(.key(KeyPress(.character("q")))) == .quit)
+    }
+
+    @Test func aTerminalTooSmall() async throws {
+        let program = try await makeProgram()
+        #expect(screen(program, columns: 40, rows: 10) == Self.tooSmall)
+    }
+
+    @Test func aHugePasteIsCutToTheFieldWithANotice() async throws {
+        let program = try await makeProgram()
+        press(program, .character("3"), .character("a"))
+        _ = program.handle(.paste(String(repeating: "あ", count: 1_000_000)))
+        #expect(program.app.todos.draft.count == Todo.maximumTextLength)
+        #expect(screen(program).contains("The field holds 500 characters: 999500 were left out."))
+    }
+
+    @Test func aFailedAddKeepsTheTextInTheField() async throws {
+        let program = try await makeProgram()
+        press(program, .character("3"), .character("a"))
+        type(program, "   ")
+        press(program, .enter)
+        await program.finish()
+        #expect(program.app.todos.draft == "   ")
+        #expect(screen(program).contains("A to-do needs some text."))
+    }
+}
