@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [http] [http-quick]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick]
 
 import PackageDescription
 
@@ -32,6 +32,8 @@ let package = Package(
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "SpacePhotosCore", package: "SpacePhotos"),
+                .product(name: "SpacePhotosTerminal", package: "SpacePhotos"),
+                .product(name: "TerminalUI", package: "SpacePhotos"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

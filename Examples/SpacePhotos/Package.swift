@@ -114,6 +114,7 @@ let package = Package(
                 .product(name: "BaselineTesting", package: "Baseline"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // The real binary in a real terminal (tmux): the end-to-end test.

@@ -277,6 +277,8 @@ enum HTTPBenchmarks {
 
 enum BenchmarkError: Error {
     case wrongPayload
+    /// The benchmark's setup did not reach the state it measures.
+    case setup(String)
 }
 
 /// A shared atomic-enough counter for handing out request numbers.

@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [http] [http-quick] [http-stream] [http-overhead]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-overhead]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -19,6 +19,10 @@ if wants("images") {
 
 if selected.contains("http-overhead") {
     try await ClientOverheadBenchmarks.run()
+}
+
+if wants("terminal") {
+    try await TerminalBenchmarks.run()
 }
 
 if wants("store") {

@@ -17,7 +17,8 @@ enum { crash_signal_count = sizeof(crash_signals) / sizeof(crash_signals[0]) };
 // Written only by arm/disarm, which the terminal layer calls from one place
 // (entering and leaving the terminal); read by the handler.
 static volatile sig_atomic_t armed = 0;
-static int restore_fd = -1;
+static int restore_fd = -1;   // the terminal whose modes were saved
+static int leave_fd = -1;     // where the leave sequence goes
 static struct termios restore_termios;
 static char leave_bytes[leave_capacity];
 static size_t leave_length = 0;
@@ -29,7 +30,7 @@ static void restore_then_pass_on(int signal_number, siginfo_t *info, void *conte
         armed = 0;
         size_t written = 0;
         while (written < leave_length) {
-            ssize_t result = write(restore_fd, leave_bytes + written, leave_length - written);
+            ssize_t result = write(leave_fd, leave_bytes + written, leave_length - written);
             if (result <= 0) break;
             written += (size_t)result;
         }
@@ -42,14 +43,23 @@ static void restore_then_pass_on(int signal_number, siginfo_t *info, void *conte
     }
     // A fault (a trap instruction, a bad access) happens again when the
     // handler returns, now with its original details; a signal that was
-    // sent (kill, raise, abort) is sent again.
-    if (info == NULL || info->si_code <= 0) raise(signal_number);
+    // sent (kill, raise, abort) is sent again. Linux marks sent signals with
+    // codes <= 0; other systems with SI_USER and SI_QUEUE.
+    int sent = info == NULL || info->si_code <= 0;
+#ifdef SI_USER
+    sent = sent || info->si_code == SI_USER;
+#endif
+#ifdef SI_QUEUE
+    sent = sent || info->si_code == SI_QUEUE;
+#endif
+    if (sent) raise(signal_number);
 }
 
-int baseline_terminal_arm_crash_restore(int fd, const struct termios *saved, const char *leave, size_t length) {
+int baseline_terminal_arm_crash_restore(int terminal_fd, int output_fd, const struct termios *saved, const char *leave, size_t length) {
     if (length > leave_capacity) return -1;
     baseline_terminal_disarm_crash_restore();
-    restore_fd = fd;
+    restore_fd = terminal_fd;
+    leave_fd = output_fd;
     restore_termios = *saved;
     memcpy(leave_bytes, leave, length);
     leave_length = length;
@@ -57,8 +67,10 @@ int baseline_terminal_arm_crash_restore(int fd, const struct termios *saved, con
     memset(&action, 0, sizeof action);
     action.sa_sigaction = restore_then_pass_on;
     sigemptyset(&action.sa_mask);
-    // SA_NODEFER: a signal raised again inside the handler is delivered at once.
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    // SA_NODEFER: a signal raised again inside the handler is delivered at
+    // once. SA_ONSTACK: a stack overflow's SIGSEGV runs on the alternate
+    // stack Swift's runtime sets up for its own crash handler.
+    action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
     armed = 1;
     for (int i = 0; i < crash_signal_count; i++) {
         sigaction(crash_signals[i], &action, &previous_actions[i]);

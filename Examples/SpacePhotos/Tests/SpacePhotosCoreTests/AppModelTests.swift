@@ -2,6 +2,7 @@ import BaselineConcurrency
 import BaselineHTTP
 import BaselineTesting
 import Foundation
+import HTTPTypes
 import SpacePhotosCore
 import Testing
 
@@ -54,6 +55,21 @@ struct AppModelTests {
         let app = try await makeApp()
         await app.start()
         #expect(app.screen == .unavailable("The server cannot be reached (refused). Check that it runs, then retry."))
+    }
+
+    @Test func aServerErrorAtLaunchKeepsTheSession() async throws {
+        let failure = HTTPClientError.unacceptableStatus(HTTPResponse(status: .serviceUnavailable), body: Data())
+        fixture.sessions.withLock { $0 = [.failure(failure), .success(fixture.member)] }
+        let app = try await makeApp()
+        await app.start()
+        guard case let .unavailable(message) = app.screen else {
+            Issue.record("expected the unavailable screen, got \(app.screen)")
+            return
+        }
+        #expect(message.hasPrefix("The server could not check your session"))
+        #expect(fixture.logOuts.current == 0)
+        await app.start()
+        #expect(app.screen == .main)
     }
 
     @Test func aSessionTheServerRefusesIsForgottenAndTheLoginScreenSaysWhy() async throws {
@@ -118,9 +134,11 @@ struct AppModelTests {
         #expect(app.isConfirmingQuit)
         app.cancelQuit()
         #expect(!app.isConfirmingQuit)
+        #expect(app.requestQuit() == false)
         call.resume(returning: StubResponse(body: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])))
         await saving.value
         await waitUntil(app.photos.saved) { $0.isSaved(photo) }
+        #expect(!app.isConfirmingQuit, "the save it warned about is done")
         #expect(app.requestQuit())
     }
 }

@@ -78,4 +78,14 @@ struct FrameEncoderTests {
         let large = ScreenBuffer(width: 3, height: 1)
         #expect(visible(encoder.encode(large, over: small)) == "␛[?2026h␛[0m␛[H␛[2J   ␛[?2026l")
     }
+
+    @Test func afterAnEmojiTheNextCellIsPlacedExplicitly() {
+        let before = ScreenBuffer(width: 6, height: 1)
+        var after = before
+        after.write("❤\u{FE0F}x", at: 0, 0)  // terminals disagree on its width
+        #expect(visible(encoder.encode(after, over: before)) == "␛[?2026h␛[1;1H❤\u{FE0F}␛[1;3Hx␛[?2026l")
+        var japanese = before
+        japanese.write("日本", at: 0, 0)  // one scalar, East Asian wide: no doubt
+        #expect(visible(encoder.encode(japanese, over: before)) == "␛[?2026h␛[1;1H日本␛[?2026l")
+    }
 }

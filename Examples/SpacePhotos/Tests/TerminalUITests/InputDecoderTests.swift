@@ -124,4 +124,19 @@ struct InputDecoderTests {
         }
         #expect(events == [.paste(text)])
     }
+
+    @Test func aPasteWithoutItsEndMarkerEndsWhenTheReaderSaysSo() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(Array("\u{1B}[200~half a paste".utf8)).isEmpty)
+        #expect(decoder.isInPaste)
+        #expect(decoder.endPaste() == [.paste("half a paste")])
+        #expect(!decoder.isInPaste)
+        #expect(decoder.decode([0x03]) == [.key(.character("c"), .control)], "keys work again")
+    }
+
+    @Test func aPasteDropsBytesThatAreNotUTF8ButKeepsAReplacementCharacterThatWasPasted() {
+        var decoder = InputDecoder()
+        let bytes: [UInt8] = Array("\u{1B}[200~a".utf8) + [0xFF, 0xC0] + Array("b\u{FFFD}c\u{1B}[201~".utf8)
+        #expect(decoder.decode(bytes) == [.paste("ab\u{FFFD}c")])
+    }
 }

@@ -37,4 +37,10 @@ struct TextEditingTests {
     @Test func keysThatAreNotEditingAreIgnored() {
         #expect(type([.key(.enter), .key(.up), .key(.character("c"), .control)]).results == [.ignored, .ignored, .ignored])
     }
+
+    @Test func aTypedCombiningMarkJoinsItsCharacterAndTheCursorStaysRight() {
+        let edited = type([.key(.character("\u{301}")), .key(.character("c"))], into: "ab", cursor: 1)
+        #expect(edited.text == "a\u{301}cb")
+        #expect(edited.cursor == 2)
+    }
 }

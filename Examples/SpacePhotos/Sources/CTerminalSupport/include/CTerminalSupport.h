@@ -15,15 +15,15 @@ int baseline_terminal_wcwidth(uint32_t scalar);
 
 /// Arms the crash handlers: on SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS or
 /// SIGFPE (a Swift trap arrives as SIGILL on x86-64 and SIGTRAP on arm64) the
-/// handler writes `leave` (`length` bytes) to `fd`, restores `saved` on `fd`
-/// with tcsetattr, then hands the signal to the handler that was there
+/// handler writes `leave` (`length` bytes) to `output_fd`, restores `saved`
+/// on `terminal_fd` (the terminal they were read from) with tcsetattr, then hands the signal to the handler that was there
 /// before (Swift's backtracer, or the default action), so the exit status
 /// and the crash report stay what they would be.
 ///
 /// The handler only calls async-signal-safe functions (write, tcsetattr,
 /// sigaction, raise) on copies made here, so it may run at any moment.
 /// Returns 0, or -1 when `length` is larger than the handler's buffer (256).
-int baseline_terminal_arm_crash_restore(int fd, const struct termios *saved, const char *leave, size_t length);
+int baseline_terminal_arm_crash_restore(int terminal_fd, int output_fd, const struct termios *saved, const char *leave, size_t length);
 
 /// Puts back the handlers that were in place before arming. Idempotent.
 void baseline_terminal_disarm_crash_restore(void);

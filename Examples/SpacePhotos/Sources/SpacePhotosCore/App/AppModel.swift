@@ -18,8 +18,11 @@ import Observation
 ///
 /// - **Start:** a stored session goes straight to the main screen once the
 ///   server accepts it (an expired ID token is refreshed on the way);
-///   without one, or when the server refuses it, the login screen shows.
-///   A server that cannot be reached is ``Screen/unavailable(_:)``, with a retry.
+///   without one, or when the server refuses it (401, 403, a refresh token
+///   it rejects), the login screen shows. Any other failure (the server
+///   unreachable, a 5xx, an answer that makes no sense) is
+///   ``Screen/unavailable(_:)``, with a retry: it is no reason to forget
+///   the session.
 /// - **Login:** a successful login dismisses the login screen.
 /// - **Log out** forgets the session and shows the login screen.
 /// - **Quit** asks for confirmation while a photo is being saved.
@@ -47,8 +50,10 @@ public final class AppModel {
     public private(set) var loginNotice: String?
     /// The main screen's tab.
     public var tab: AppTab = .photos
-    /// Whether the user is asked to confirm quitting (a save is running).
-    public private(set) var isConfirmingQuit = false
+    /// Whether the user is asked to confirm quitting: quitting was asked for
+    /// while a save runs, and it still runs.
+    public var isConfirmingQuit: Bool { quitRequested && hasWorkInFlight }
+    private var quitRequested = false
     /// What went wrong with the last log out, if it failed.
     public private(set) var errorMessage: String?
 
@@ -97,13 +102,15 @@ public final class AppModel {
             }
         } catch is CancellationError {
             return
-        } catch where Self.isUnreachable(error) {
-            screen = .unavailable("The server cannot be reached (\(Self.reason(error))). Check that it runs, then retry.")
-        } catch {
+        } catch where Self.isRefusal(error) {
             // The server refused the session (expired and not refreshable,
             // or revoked): forget it and log in again.
             try? await dependencies.logOut()
             showLogin(notice: "Your session has ended. Log in again.")
+        } catch where Self.isUnreachable(error) {
+            screen = .unavailable("The server cannot be reached (\(Self.reason(error))). Check that it runs, then retry.")
+        } catch {
+            screen = .unavailable("The server could not check your session (\(error)). Retry in a moment.")
         }
     }
 
@@ -122,16 +129,14 @@ public final class AppModel {
     /// Whether the app can quit now; while a photo is being saved it asks
     /// first (``isConfirmingQuit``) and returns false.
     public func requestQuit() -> Bool {
-        guard photos.saved.savingIDs.isEmpty else {
-            isConfirmingQuit = true
-            return false
-        }
-        return true
+        guard hasWorkInFlight else { return true }
+        quitRequested = true
+        return false
     }
 
     /// The user chose not to quit.
     public func cancelQuit() {
-        isConfirmingQuit = false
+        quitRequested = false
     }
 
     /// Whether work the user started would be lost by quitting now.
@@ -161,6 +166,21 @@ public final class AppModel {
         profile = MemberScreenModel(fetchMember: dependencies.fetchMember, factClient: dependencies.facts)
         tab = .photos
         screen = .main
+    }
+
+    /// Whether `error` is the server refusing the session: a 401 or 403, a
+    /// refresh it rejected, or no session stored.
+    static func isRefusal(_ error: any Error) -> Bool {
+        switch error {
+        case let HTTPClientError.unacceptableStatus(head, _):
+            return head.status == .unauthorized || head.status == .forbidden
+        case let HTTPClientError.authenticationFailed(.refreshFailed(underlying)):
+            return isRefusal(underlying)
+        case LoginError.invalidCredentials, AuthServiceError.notLoggedIn:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether `error` says the server could not be reached, as opposed to

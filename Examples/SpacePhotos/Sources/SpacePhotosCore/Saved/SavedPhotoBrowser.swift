@@ -88,7 +88,8 @@ public final class SavedPhotoBrowser {
         guard let photo = selectedPhoto, let index = selectedIndex else { return }
         let photos = saved.photos
         let next = index + 1 < photos.count ? photos[index + 1].id : index > 0 ? photos[index - 1].id : nil
-        if await saved.unsave(photo.photo) {
+        if await saved.unsave(photo.photo), selectedID == nil || selectedID == photo.id {
+            // Unless the user chose another one meanwhile.
             select(next)
         }
     }

@@ -1,6 +1,12 @@
 import Crypto
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Issues and rotates refresh tokens: opaque random strings that buy a new
 /// ID token without the password, each usable once.
 ///
@@ -58,14 +64,17 @@ actor RefreshTokenStore {
         }
     }
 
+    /// Writes the table: a new file, private from its creation, renamed
+    /// over the old one. Called after each change (not on a refused token,
+    /// which changes nothing).
     private func persist() {
         guard let file else { return }
-        do {
-            let data = try JSONEncoder().encode(Snapshot(entries: entries, liveToken: liveToken, nextChain: nextChain))
-            try data.write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-        } catch {
+        guard let data = try? JSONEncoder().encode(Snapshot(entries: entries, liveToken: liveToken, nextChain: nextChain)) else { return }
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(temporary.path, file.path) != 0 {
             // Tokens still work until the server stops; after that, clients log in again.
+            try? FileManager.default.removeItem(at: temporary)
         }
     }
 
@@ -78,20 +87,22 @@ actor RefreshTokenStore {
 
     /// Retires `token` and returns its subject with the next token of its chain.
     func rotate(_ token: String, now: Date) throws(Failure) -> (subject: String, token: String) {
-        defer { persist() }
         let key = Self.digest(token)
         guard var entry = entries[key] else { throw .invalid }
         guard entry.expires > now else {
             revoke(chain: entry.chain)
+            persist()
             throw .invalid
         }
         guard !entry.retired else {
             // Reuse of a spent token: someone else has the chain. End it.
             revoke(chain: entry.chain)
+            persist()
             throw .invalid
         }
         entry.retired = true
         entries[key] = entry
+        defer { persist() }
         return (entry.subject, add(subject: entry.subject, chain: entry.chain, now: now))
     }
 

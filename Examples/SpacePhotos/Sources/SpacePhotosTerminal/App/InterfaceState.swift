@@ -31,16 +31,17 @@ public final class InterfaceState {
 
     /// The focused login field; each new login screen starts on the ID.
     public var loginField: LoginField {
-        get { loginFieldOwner == currentLogin ? storedLoginField : .id }
+        get { loginFieldOwner != nil && loginFieldOwner === currentLogin ? storedLoginField : .id }
         set {
             storedLoginField = newValue
             loginFieldOwner = currentLogin
         }
     }
     private var storedLoginField: LoginField = .id
-    @ObservationIgnored private var loginFieldOwner: ObjectIdentifier?
+    /// Weak: a new model at a freed one's address must not inherit its focus.
+    @ObservationIgnored private weak var loginFieldOwner: LoginViewModel?
     /// The login screen's model the interface shows now.
-    @ObservationIgnored public var currentLogin: ObjectIdentifier?
+    @ObservationIgnored public weak var currentLogin: LoginViewModel?
     public var todoFocus: TodoFocus = .list
     /// A one-line message until the next key (a paste cut to a field's limit).
     public var notice: String?

@@ -11,7 +11,7 @@ struct LoginScreen {
     let ui: InterfaceState
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
-        ui.currentLogin = ObjectIdentifier(model)
+        ui.currentLogin = model
         let box = rect.centered(width: 56, height: 14)
         frame.buffer.fill(box)
         frame.buffer.drawBox(box, title: "Log in to SpacePhotos", style: Theme.secondary)
@@ -53,7 +53,7 @@ struct LoginScreen {
     /// Typing goes to the focused field; Tab and the arrows move between
     /// them; Enter on the ID goes to the password, on the password logs in.
     func handle(_ event: InputEvent, actions: ActionTasks) {
-        ui.currentLogin = ObjectIdentifier(model)
+        ui.currentLogin = model
         guard !model.isLoggingIn else { return }
         if case let .key(press) = event {
             switch press.key {

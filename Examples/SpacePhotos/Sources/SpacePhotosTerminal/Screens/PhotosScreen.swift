@@ -63,7 +63,8 @@ struct PhotosScreen {
         let inner = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
         let textHeight = min(7, max(4, inner.height / 3))
         let (imageRect, textRect) = inner.splitRows(at: inner.height - textHeight)
-        frame.task(id: "photo-image \(photo.url)") { [browser] in await browser.loadSelectedImage() }
+        let url = photo.url
+        frame.task(id: "photo-image \(url)") { [image = browser.image] in await image.load(url) }
         // The phase of the previous photo until this one's load starts: not shown.
         let phase = browser.image.url == photo.url ? browser.image.phase : .empty
         switch phase {

@@ -35,6 +35,22 @@ public struct InputDecoder: Sendable {
     /// calls ``flush()`` when no more arrive in a short while.
     public var hasPendingBytes: Bool { !pending.isEmpty && paste == nil }
 
+    /// Whether a bracketed paste has started and not ended: the reader calls
+    /// ``endPaste()`` when no more bytes arrive for a while (a terminal that
+    /// never sends the end marker must not swallow every key after it).
+    public var isInPaste: Bool { paste != nil }
+
+    /// Ends a bracketed paste whose end marker did not come: what arrived is
+    /// the paste. Does nothing outside a paste.
+    public mutating func endPaste() -> [InputEvent] {
+        guard let bytes = paste else { return [] }
+        var all = bytes
+        all.append(contentsOf: pending.prefix(max(0, maximumPasteBytes - bytes.count)))
+        paste = nil
+        pending = []
+        return [.paste(Self.text(droppingInvalidUTF8: all))]
+    }
+
     /// Decodes `bytes`, returning the events they complete.
     public mutating func decode(_ bytes: some Sequence<UInt8>) -> [InputEvent] {
         pending.append(contentsOf: bytes)
@@ -232,10 +248,8 @@ public struct InputDecoder: Sendable {
                 if pending[position..<position + available].elementsEqual(terminator.prefix(available)) {
                     guard available == terminator.count else { break }  // the end marker is split: wait
                     appendToPaste(pending[index..<position])
-                    let text = String(decoding: paste ?? [], as: UTF8.self)
+                    events.append(.paste(Self.text(droppingInvalidUTF8: paste ?? [])))
                     paste = nil
-                    // Invalid UTF-8 in a paste became U+FFFD: drop it, as typed bytes are.
-                    events.append(.paste(text.replacingOccurrences(of: "\u{FFFD}", with: "")))
                     return position + terminator.count
                 }
             }
@@ -243,6 +257,20 @@ public struct InputDecoder: Sendable {
         }
         appendToPaste(pending[index..<position])
         return position > index ? position : nil
+    }
+
+    /// `bytes` as text, bytes that are not UTF-8 left out (as typed ones are).
+    static func text(droppingInvalidUTF8 bytes: [UInt8]) -> String {
+        var scalars = String.UnicodeScalarView()
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case let .valid(encoded): scalars.append(Unicode.UTF8.decode(encoded))
+            case .error: continue
+            case .emptyInput: return String(scalars)
+            }
+        }
     }
 
     private mutating func appendToPaste(_ bytes: ArraySlice<UInt8>) {

@@ -46,6 +46,11 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     private let (loopEvents, loopSink) = AsyncStream.makeStream(of: LoopEvent.self, bufferingPolicy: .unbounded)
     /// Set by `onChange`, cleared by each render: one wake-up per frame.
     private let dirty = LockedValue(false)
+    /// Whether the last tracking still waits for a change. While it does, a
+    /// frame of the same screen (a tick, a no-op) renders without tracking
+    /// again, so registrations do not pile up; a full redraw (new size)
+    /// tracks anew, since it may read other state.
+    private let tracking = LockedValue(false)
     private var size: TerminalSize
     private var encoder: FrameEncoder
     private var onScreen: ScreenBuffer?
@@ -122,6 +127,14 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
         }
     }
 
+    /// Gives the terminal back until the process is continued, then draws
+    /// everything again, at the terminal's size then.
+    private func suspend() {
+        output.suspend()
+        onScreen = nil
+        size = output.size
+    }
+
     /// Starts the tasks whose ids are new, cancels those whose ids are gone.
     private func updateTasks(_ tasks: [FrameTask]) {
         guard !tasks.isEmpty || !frameTasks.isEmpty else { return }
@@ -149,9 +162,7 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
                     stopped = true
                     return
                 case .suspend:
-                    output.suspend()
-                    onScreen = nil
-                    size = output.size
+                    suspend()
                 }
             }
             if inputWaitingForFrame == nil { inputWaitingForFrame = receivedAt }
@@ -159,6 +170,9 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
         case let .terminal(.resize(newSize)):
             size = newSize
             onScreen = nil  // a full redraw
+            requestFrame()
+        case .terminal(.suspend):
+            suspend()
             requestFrame()
         case let .terminal(.terminate(reason)):
             program.terminate(reason: reason)
@@ -219,15 +233,22 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     private func draw() {
         dirty.withLock { $0 = false }
         let context = RenderContext(size: size, tick: tick)
-        let frame = withObservationTracking {
-            program.render(context)
-        } onChange: { [dirty, loopSink] in
-            // Fires once, before the change is made; the loop draws after it.
-            let first = dirty.withLock { wasDirty in
-                defer { wasDirty = true }
-                return !wasDirty
+        let frame: Frame
+        if tracking.current, onScreen != nil {
+            frame = program.render(context)
+        } else {
+            tracking.withLock { $0 = true }
+            frame = withObservationTracking {
+                program.render(context)
+            } onChange: { [dirty, tracking, loopSink] in
+                // Fires once, before the change is made; the loop draws after it.
+                tracking.withLock { $0 = false }
+                let first = dirty.withLock { wasDirty in
+                    defer { wasDirty = true }
+                    return !wasDirty
+                }
+                if first { loopSink.yield(.invalidated) }
             }
-            if first { loopSink.yield(.invalidated) }
         }
         let bytes = encoder.encode(frame.buffer, over: onScreen)
         output.write(bytes)

@@ -4,7 +4,7 @@
 /// with ``width`` 2, the second is a ``continuation`` cell that draws
 /// nothing of its own.
 public struct Cell: Hashable, Sendable {
-    /// The grapheme cluster shown: a space for an empty cell, empty for the
+    /// The grapheme cluster shown: a space for an empty cell, `nil` for the
     /// second half of a wide character.
     public var grapheme: Character?
     /// How many columns the grapheme takes: 1, 2, or 0 for a continuation.

@@ -99,17 +99,22 @@ public struct FrameEncoder: Sendable {
             if cell.style != style {
                 applyStyle(cell.style)
             }
+            var widthIsCertain = true
             if let grapheme = cell.grapheme {
                 if let ascii = grapheme.asciiValue {
                     bytes.append(ascii)
                 } else {
                     bytes.append(contentsOf: grapheme.utf8)
+                    // Terminals disagree on the width of emoji and of
+                    // clusters: after one, place the next cell explicitly.
+                    let scalars = grapheme.unicodeScalars
+                    widthIsCertain = scalars.count == 1 && scalars.first?.properties.isEmoji != true
                 }
             } else {
                 bytes.append(UInt8(ascii: " "))
             }
             let next = x + max(1, Int(cell.width))
-            cursor = next < screenWidth ? (next, y) : nil
+            cursor = widthIsCertain && next < screenWidth ? (next, y) : nil
         }
 
         mutating func applyStyle(_ new: CellStyle) {

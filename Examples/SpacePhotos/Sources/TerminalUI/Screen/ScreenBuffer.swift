@@ -7,7 +7,7 @@
 /// ```swift
 /// var buffer = ScreenBuffer(width: 80, height: 24)
 /// buffer.write("Hello, 世界", at: 2, 1, style: .bold)
-/// buffer.lines[1]   // "  Hello, 世界"
+/// buffer.text       // "\n  Hello, 世界" (lines, trailing spaces trimmed)
 /// ```
 public struct ScreenBuffer: Hashable, Sendable {
     public let width: Int

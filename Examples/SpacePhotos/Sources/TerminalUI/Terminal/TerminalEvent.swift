@@ -5,7 +5,9 @@ public enum TerminalEvent: Sendable {
     case input([InputEvent], receivedAt: ContinuousClock.Instant)
     /// The terminal changed size (SIGWINCH).
     case resize(TerminalSize)
+    /// SIGTSTP from outside (`kill -TSTP`): the app should suspend as for Ctrl-Z.
+    case suspend
     /// The app must end: SIGTERM, SIGHUP, SIGINT sent from outside, or the
-    /// terminal closed.
+    /// terminal closed or failed.
     case terminate(reason: String)
 }

@@ -21,7 +21,7 @@ import Darwin
 /// signal's queue, before the app hears of it: whatever the app does next,
 /// the user's shell gets its terminal back.
 ///
-/// Iterate it once. Stopping the iteration (or releasing the sequence)
+/// Iterate it once. Stopping the iteration (or releasing the iterator)
 /// stops reading and puts the signals' previous handling back.
 public struct TerminalEvents: AsyncSequence, Sendable {
     public typealias Element = TerminalEvent
@@ -51,7 +51,7 @@ public struct TerminalEvents: AsyncSequence, Sendable {
 
         private var decoder = InputDecoder()
         private var sources: [any DispatchSourceProtocol] = []
-        private var previousHandlers: [(signal: Int32, handler: sighandler_t?)] = []
+        private var previousHandlers: [(signal: Int32, handler: SignalHandler?)] = []
         /// Counts reads, so an escape timer armed before the last read does nothing.
         private var readGeneration: UInt64 = 0
 
@@ -68,7 +68,7 @@ public struct TerminalEvents: AsyncSequence, Sendable {
                 let read = DispatchSource.makeReadSource(fileDescriptor: session.input, queue: queue)
                 read.setEventHandler { [self] in readAvailable() }
                 sources = [read]
-                for signalNumber in [SIGWINCH] + Self.endingSignals {
+                for signalNumber in [SIGWINCH, SIGTSTP] + Self.endingSignals {
                     // Ignored by the process, so that only the source sees them.
                     previousHandlers.append((signalNumber, signal(signalNumber, SIG_IGN)))
                     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
@@ -99,22 +99,36 @@ public struct TerminalEvents: AsyncSequence, Sendable {
                 continuation.finish()
                 return
             }
-            guard count > 0 else { return }  // EINTR, EAGAIN: the source fires again
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { return }  // the source fires again
+                // EIO and the like: the terminal is gone (a level-triggered
+                // source would otherwise fire forever).
+                continuation.yield(.terminate(reason: "the terminal cannot be read (\(String(cString: strerror(errno))))"))
+                continuation.finish()
+                return
+            }
             let receivedAt = ContinuousClock.now
             readGeneration &+= 1
             let events = decoder.decode(buffer[0..<count])
             if !events.isEmpty { continuation.yield(.input(events, receivedAt: receivedAt)) }
-            if decoder.hasPendingBytes { armEscapeTimer() }
+            if decoder.hasPendingBytes {
+                armFlushTimer(after: escapeDelay) { $0.flush() }
+            } else if decoder.isInPaste {
+                // A paste whose end marker never comes must not swallow every
+                // key after it (Ctrl-C included).
+                armFlushTimer(after: .seconds(1)) { $0.endPaste() }
+            }
         }
 
-        /// After a quiet time, a pending ESC is the Escape key.
-        private func armEscapeTimer() {
+        /// After a quiet time, ends what waits in the decoder: a pending ESC
+        /// is the Escape key, an unfinished paste is a paste.
+        private func armFlushTimer(after delay: Duration, _ flush: @escaping @Sendable (inout InputDecoder) -> [InputEvent]) {
             let generation = readGeneration
-            let (seconds, attoseconds) = escapeDelay.components
+            let (seconds, attoseconds) = delay.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
                 guard generation == readGeneration else { return }  // more bytes came
-                let events = decoder.flush()
+                let events = flush(&decoder)
                 if !events.isEmpty { continuation.yield(.input(events, receivedAt: .now)) }
             }
         }
@@ -124,9 +138,17 @@ public struct TerminalEvents: AsyncSequence, Sendable {
                 continuation.yield(.resize(session.size))
                 return
             }
+            if signalNumber == SIGTSTP {
+                continuation.yield(.suspend)
+                return
+            }
             session.restore()
             let name = signalNumber == SIGTERM ? "SIGTERM" : signalNumber == SIGHUP ? "SIGHUP" : "SIGINT"
             continuation.yield(.terminate(reason: name))
         }
     }
 }
+
+/// A signal handler as `signal(2)` takes and returns it (`sighandler_t` on
+/// Linux, `sig_t` on Darwin).
+typealias SignalHandler = @convention(c) (Int32) -> Void

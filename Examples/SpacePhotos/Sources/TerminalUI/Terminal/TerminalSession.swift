@@ -76,7 +76,7 @@ public final class TerminalSession: Sendable {
             let leave = Array(Self.leaveSequence.utf8)
             _ = leave.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    baseline_terminal_arm_crash_restore(output, &saved, chars.baseAddress, chars.count)
+                    baseline_terminal_arm_crash_restore(input, output, &saved, chars.baseAddress, chars.count)
                 }
             }
             state.isActive = true
@@ -108,13 +108,17 @@ public final class TerminalSession: Sendable {
         }
     }
 
-    /// Ctrl-Z: gives the terminal back, stops the process as the shell
-    /// expects, and takes the terminal over again when the shell continues
-    /// it (`fg`). Returns after that; the caller redraws everything.
+    /// Ctrl-Z (or a SIGTSTP from outside): gives the terminal back, stops
+    /// the process as the shell expects, and takes the terminal over again
+    /// when the shell continues it (`fg`). Returns after that; the caller
+    /// redraws everything.
     public func suspend() {
         restore()
-        // Stops here until SIGCONT.
-        kill(getpid(), SIGTSTP)
+        // SIGTSTP's default action stops the process; ``TerminalEvents``
+        // ignores it to hear of it, so put the default back for this one.
+        let previous = signal(SIGTSTP, SIG_DFL)
+        kill(getpid(), SIGTSTP)  // stops here until SIGCONT
+        signal(SIGTSTP, previous)
         try? enter()
     }
 
@@ -165,7 +169,7 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
 ///
 /// ```swift
 /// try await withTerminal { terminal in
-///     let loop = RenderLoop(program: app, terminal: terminal, events: TerminalEvents(session: terminal))
+///     let loop = RenderLoop(program: app, output: terminal, events: TerminalEvents(session: terminal))
 ///     await loop.run()
 /// }
 /// ```

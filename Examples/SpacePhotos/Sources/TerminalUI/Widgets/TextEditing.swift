@@ -97,8 +97,12 @@ public enum TextEditing {
         let count = inserted.count
         let kept = count <= room ? inserted : String(inserted.prefix(room))
         if !kept.isEmpty {
-            text.insert(contentsOf: kept, at: text.index(text.startIndex, offsetBy: cursor))
-            cursor += kept.count
+            let index = text.index(text.startIndex, offsetBy: cursor)
+            let end = text.utf8.distance(from: text.startIndex, to: index) + kept.utf8.count
+            text.insert(contentsOf: kept, at: index)
+            // Counted again: a typed combining mark or flag half merges with
+            // its neighbour, so the text may have fewer new characters.
+            cursor = text.distance(from: text.startIndex, to: text.utf8.index(text.startIndex, offsetBy: end))
         }
         return kept.count < count ? .truncated(dropped: count - kept.count) : .edited
     }
