@@ -62,3 +62,38 @@ struct AppFixture: Sendable {
         )
     }
 }
+
+/// A download the test holds, then answers; see ``AppFixture/holdDownloads(of:)``.
+struct HeldDownloads: Sendable {
+    let calls: ControllableCall<RecordedRequest, StubResponse>
+
+    /// Answers every download, those already waiting first, until the
+    /// returned task is cancelled.
+    func answerEach(with answer: Result<StubResponse, any Error>) -> Task<Void, Never> {
+        Task {
+            while let call = try? await calls.nextCall() {
+                switch answer {
+                case let .success(response): call.resume(returning: response)
+                case let .failure(error): call.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+extension AppFixture {
+    /// Holds every download of `path` until the test answers them all.
+    ///
+    /// A photo's save and the list's prefetch may download its image once
+    /// (sharing the run) or twice (one after the other), and the prefetch's
+    /// request may come first: a test that answered only the first call
+    /// could answer the prefetch and leave the save waiting forever. So a
+    /// test waits for the model's state (`isSelectedSaving`), not for a
+    /// call, and answers them all.
+    func holdDownloads(of path: String) -> HeldDownloads {
+        HeldDownloads(calls: images.hold(.get, path))
+    }
+
+    /// A PNG signature and three bytes: what the save stores (no decoding).
+    static let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+}

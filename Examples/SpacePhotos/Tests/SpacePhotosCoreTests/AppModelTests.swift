@@ -120,7 +120,7 @@ struct AppModelTests {
     }
 
     @Test func quittingAsksFirstWhileAPhotoIsBeingSaved() async throws {
-        let download = fixture.images.hold(.get, "/images/photo-1.png")
+        let downloads = fixture.holdDownloads(of: "/images/photo-1.png")
         fixture.sessions.withLock { $0 = [.success(fixture.member)] }
         let app = try await makeApp()
         await app.start()
@@ -128,14 +128,16 @@ struct AppModelTests {
         await app.photos.refresh()
         let photo = try #require(app.photos.selectedPhoto)
         let saving = Task { await app.photos.toggleSaveSelected() }
-        let call = try await download.nextCall()
+        // Saving, and held there: every download of the image is.
+        await waitUntil(app.photos) { $0.isSelectedSaving }
         #expect(app.hasWorkInFlight)
         #expect(app.requestQuit() == false)
         #expect(app.isConfirmingQuit)
         app.cancelQuit()
         #expect(!app.isConfirmingQuit)
         #expect(app.requestQuit() == false)
-        call.resume(returning: StubResponse(body: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])))
+        let answering = downloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
+        defer { answering.cancel() }
         await saving.value
         await waitUntil(app.photos.saved) { $0.isSaved(photo) }
         #expect(!app.isConfirmingQuit, "the save it warned about is done")
@@ -162,16 +164,16 @@ struct PhotoBrowserTests {
     }
 
     @Test func theSaveButtonSavesThenUnsavesAndIsDisabledWhileSaving() async throws {
-        let download = fixture.images.hold(.get, "/images/photo-1.png")
+        let downloads = fixture.holdDownloads(of: "/images/photo-1.png")
         let app = AppModel(dependencies: try await fixture.dependencies())
         let browser = app.photos
         await browser.refresh()
         #expect(browser.canToggleSave)
         let saving = Task { await browser.toggleSaveSelected() }
-        let call = try await download.nextCall()
-        #expect(browser.isSelectedSaving)
+        await waitUntil(browser) { $0.isSelectedSaving }
         #expect(!browser.canToggleSave)
-        call.resume(returning: StubResponse(body: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1])))
+        let answering = downloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
+        defer { answering.cancel() }
         await saving.value
         await waitUntil(browser) { $0.isSelectedSaved }
         #expect(browser.canToggleSave)

@@ -107,16 +107,17 @@ struct ScreenTests {
     }
 
     @Test func aPhotoSaving() async throws {
-        let download = fixture.images.hold(.get, "/images/photo-1.png")
+        let downloads = fixture.holdDownloads(of: "/images/photo-1.png")
         let program = try await makeProgram()
         await program.app.photos.refresh()
         press(program, .character("s"))
-        let call = try await download.nextCall()
+        await waitUntil(program.app.photos) { $0.isSelectedSaving }
         #expect(screen(program) == Self.photoSaving)
         press(program, .character("q"))
         #expect(screen(program, "quit dialog").contains("A photo is being saved. Quit and lose it?"))
         #expect(program.handle(.key(KeyPress(.character("n")))) == .continue)
-        call.resume(throwing: URLError(.networkConnectionLost))
+        let answering = downloads.answerEach(with: .failure(URLError(.networkConnectionLost)))
+        defer { answering.cancel() }
         await program.finish()
         #expect(program.handle(.key(KeyPress(.character("q")))) == .quit)
     }
