@@ -1,4 +1,5 @@
 import BaselineConcurrency
+import BaselineHTTP
 import Foundation
 import SpacePhotosCore
 import SpacePhotosServer
@@ -15,6 +16,11 @@ import TerminalUI
 /// - One line changed (a character typed into the to-do field): the bytes
 ///   written, against the bytes of that line and of a full frame (the diff works).
 /// - 10,000 to-dos, moving the selection: render plus diff per key.
+///
+/// For allocation counts (`../shared/tools/malloc-count`), one operation
+/// alone: `TERMINAL_ONLY=full|unchanged|scroll TERMINAL_COUNT=N` runs it N
+/// times after the set-up and nothing else; two runs with different N give
+/// the allocations per frame (the set-up cancels out).
 enum TerminalBenchmarks {
     @MainActor
     static func run() async throws {
@@ -25,7 +31,13 @@ enum TerminalBenchmarks {
         let server = try await ExampleServer().start()
         defer { Task { await server.stop() } }
 
-        let dependencies = try await AppDependencies.live(serverURL: server.baseURL, dataDirectory: directory)
+        var dependencies = try await AppDependencies.live(serverURL: server.baseURL, dataDirectory: directory)
+        // The same days every run, so the same image is measured.
+        let photos = PhotoAPI(client: HTTPClient(baseURL: server.baseURL))
+        dependencies.photoSource = PhotoSource(
+            randomDates: { count in try await photos.randomDates(count: count, seed: 7) },
+            photo: { date in try await photos.photo(on: date) }
+        )
         try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do \($0): 富士山に登る and look at the stars" })
         let app = AppModel(dependencies: dependencies)
         let program = SpacePhotosProgram(app: app)
@@ -49,27 +61,68 @@ enum TerminalBenchmarks {
         let imageCells = photosFrame.cells.filter { $0.grapheme == "▀" }.count
         guard imageCells > 1_000 else { throw BenchmarkError.setup("the image panel is not drawn (\(imageCells) cells)") }
 
-        let full = try await Measurement.run("render + encode a full frame with an image", iterations: 2_000, warmup: 50) {} body: { _ in
+        let fullFrame = { _ = encoder.encode(program.render(context).buffer, over: nil) }
+        let sameFrame = { _ = encoder.encode(program.render(context).buffer, over: photosFrame) }
+        // Scrolling 10,000 to-dos, a key at a time (set up by `showTodos`).
+        var previous = photosFrame
+        var step = 1
+        let showTodos = {
+            app.tab = .todos
+            previous = program.render(context).buffer
+        }
+        let scrollStep = {
+            if app.todos.selectedIndex == app.todos.todos.count - 1 { step = -1 }
+            if app.todos.selectedIndex == 0 { step = 1 }
+            app.todos.moveSelection(by: step)
             let frame = program.render(context)
-            _ = encoder.encode(frame.buffer, over: nil)
+            _ = encoder.encode(frame.buffer, over: previous)
+            previous = frame.buffer
+        }
+
+        let environment = ProcessInfo.processInfo.environment
+        if let only = environment["TERMINAL_ONLY"] {
+            let count = environment["TERMINAL_COUNT"].flatMap { Int($0) } ?? 1_000
+            switch only {
+            case "full": for _ in 0..<count { fullFrame() }
+            case "unchanged": for _ in 0..<count { sameFrame() }
+            case "scroll":
+                showTodos()
+                for _ in 0..<count { scrollStep() }
+            default: throw BenchmarkError.setup("TERMINAL_ONLY is full, unchanged or scroll, not \(only)")
+            }
+            print("ran \(only) \(count) times")
+            await program.finish()
+            return
+        }
+
+        let full = try await Measurement.run("render + encode a full frame with an image", iterations: 2_000, warmup: 50) {} body: { _ in
+            fullFrame()
         }
         print(full.report(target: "≤ 1 ms"))
+        let renderOnly = try await Measurement.run("   of which render (the view functions)", iterations: 2_000, warmup: 50) {} body: { _ in
+            _ = program.render(context)
+        }
+        print(renderOnly.report())
+        let encodeOnly = try await Measurement.run("   of which encode from nothing", iterations: 2_000, warmup: 50) {} body: { _ in
+            _ = encoder.encode(photosFrame, over: nil)
+        }
+        print(encodeOnly.report())
         print("   \(imageCells) image cells; a full frame is \(fullBytes / 1024) KiB of output (24-bit colour)")
 
         let unchanged = try await Measurement.run("render + diff, nothing changed", iterations: 2_000, warmup: 50) {} body: { _ in
-            let frame = program.render(context)
-            _ = encoder.encode(frame.buffer, over: photosFrame)
+            sameFrame()
         }
         print(unchanged.report())
 
         // One line changes: a character typed into the new to-do field.
         app.tab = .todos
-        app.todos.draft = "Look"
         _ = program.handle(.key(KeyPress(.character("a"))))  // focus the field
-        var previous = program.render(context).buffer
+        previous = program.render(context).buffer
         var lineBytes: [Int] = []
-        let typing = try await Measurement.run("render + diff, one character typed", iterations: 500, warmup: 5) {} body: { _ in
-            app.todos.draft += "x"
+        let letters = Array("abcdefghijklmnopqrstuvwxyz富士山")
+        // 150 characters: the field (190 columns) does not scroll yet.
+        let typing = try await Measurement.run("render + diff, one character typed", iterations: 150, warmup: 0) {} body: { _ in
+            app.todos.draft.append(letters[app.todos.draft.count % letters.count])
             let frame = program.render(context)
             lineBytes.append(encoder.encode(frame.buffer, over: previous).count)
             previous = frame.buffer
@@ -79,17 +132,10 @@ enum TerminalBenchmarks {
         let lineOfText = 200 * 3  // a 200-column line of two- and three-byte characters, at most, before styles
         print("   bytes written per keystroke: median \(sortedBytes[sortedBytes.count / 2]), max \(sortedBytes.last ?? 0); a line of text ≈ \(lineOfText), a full frame \(fullBytes)")
 
-        // Scrolling 10,000 to-dos, a key at a time.
         _ = program.handle(.key(KeyPress(.escape)))
-        previous = program.render(context).buffer
-        var step = 1
+        showTodos()
         let scrolling = try await Measurement.run("render + diff, 10,000 to-dos, one row down", iterations: 2_000, warmup: 20) {} body: { _ in
-            if app.todos.selectedIndex == app.todos.todos.count - 1 { step = -1 }
-            if app.todos.selectedIndex == 0 { step = 1 }
-            app.todos.moveSelection(by: step)
-            let frame = program.render(context)
-            _ = encoder.encode(frame.buffer, over: previous)
-            previous = frame.buffer
+            scrollStep()
         }
         print(scrolling.report())
         await program.finish()

@@ -10,10 +10,12 @@ struct FrameEncoderTests {
         String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{1B}", with: "␛")
     }
 
-    @Test func aFullFrameClearsThenDrawsEveryCell() {
-        var buffer = ScreenBuffer(width: 3, height: 2)
-        buffer.write("ab", at: 0, 0)
-        #expect(visible(encoder.encode(buffer, over: nil)) == "␛[?2026h␛[0m␛[H␛[2Jab ␛[2;1H   ␛[?2026l")
+    @Test func aFullFrameClearsThenDrawsEveryCellThatIsNotBlank() {
+        var buffer = ScreenBuffer(width: 4, height: 2)
+        buffer.write("a c", at: 0, 0)
+        buffer.write("d", at: 3, 1, style: .bold)
+        buffer.write(" ", at: 0, 1, style: .reverse)  // a space with a style is not blank
+        #expect(visible(encoder.encode(buffer, over: nil)) == "␛[?2026h␛[0m␛[H␛[2Ja␛[1;3Hc␛[2;1H␛[0;7m ␛[2;4H␛[0;1md␛[0m␛[?2026l")
     }
 
     @Test func anUnchangedFrameWritesNothing() {
@@ -76,7 +78,7 @@ struct FrameEncoderTests {
     @Test func aNewSizeRedrawsEverything() {
         let small = ScreenBuffer(width: 2, height: 1)
         let large = ScreenBuffer(width: 3, height: 1)
-        #expect(visible(encoder.encode(large, over: small)) == "␛[?2026h␛[0m␛[H␛[2J   ␛[?2026l")
+        #expect(visible(encoder.encode(large, over: small)) == "␛[?2026h␛[0m␛[H␛[2J␛[?2026l")
     }
 
     @Test func afterAnEmojiTheNextCellIsPlacedExplicitly() {

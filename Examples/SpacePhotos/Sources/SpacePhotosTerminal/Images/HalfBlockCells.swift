@@ -58,11 +58,12 @@ public struct HalfBlockCells: Sendable, Equatable {
 
     /// Draws the cells with their top-left corner at (`x`, `y`).
     public func draw(at x: Int, _ y: Int, on buffer: inout ScreenBuffer) {
+        var cell = Cell("▀")
         for row in 0..<rows {
             for column in 0..<columns {
                 let index = row * columns + column
-                let style = CellStyle(foreground: Self.color(top[index]), background: Self.color(bottom[index]))
-                buffer.set(Cell("▀", style: style), x: x + column, y: y + row)
+                cell.style = CellStyle(foreground: Self.color(top[index]), background: Self.color(bottom[index]))
+                buffer.set(cell, x: x + column, y: y + row)
             }
         }
     }

@@ -3,6 +3,7 @@ public struct CellStyle: Hashable, Sendable {
     /// Text attributes, as SGR sets them.
     public struct Attributes: OptionSet, Hashable, Sendable {
         public let rawValue: UInt8
+        @inlinable
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         public static let bold = Attributes(rawValue: 1 << 0)
@@ -17,6 +18,7 @@ public struct CellStyle: Hashable, Sendable {
     public var background: TerminalColor
     public var attributes: Attributes
 
+    @inlinable
     public init(foreground: TerminalColor = .default, background: TerminalColor = .default, attributes: Attributes = []) {
         self.foreground = foreground
         self.background = background

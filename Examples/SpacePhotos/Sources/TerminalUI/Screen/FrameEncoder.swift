@@ -38,12 +38,16 @@ public struct FrameEncoder: Sendable {
     /// drawn whole. Empty when nothing changed.
     public func encode(_ next: ScreenBuffer, over previous: ScreenBuffer?) -> [UInt8] {
         var output = Output(colors: colors)
+        output.append("\u{1B}[?2026h")
+        let start = output.bytes.count
         let full = previous == nil || previous?.width != next.width || previous?.height != next.height
         if full {
-            output.append("\u{1B}[0m\u{1B}[H\u{1B}[2J")
+            output.append("\u{1B}[0m\u{1B}[H\u{1B}[2J" as StaticString)
             output.style = .plain
             output.cursor = (0, 0)
         }
+        output.bytes.reserveCapacity(next.cells.count * (full ? 24 : 4))
+        let blank = Cell.blank()
         next.cells.withUnsafeBufferPointer { nextCells in
             let previousCells = full ? nil : previous?.cells
             for index in nextCells.indices {
@@ -53,13 +57,19 @@ public struct FrameEncoder: Sendable {
                 // continuation to something else, so it is sent too (some
                 // terminals would leave the old half behind).
                 guard !cell.isContinuation else { continue }
-                if let previousCells, previousCells[index] == cell { continue }
+                if let previousCells {
+                    if previousCells[index] == cell { continue }
+                } else if cell == blank {
+                    // A full redraw starts from a cleared screen: blank cells are already there.
+                    continue
+                }
                 output.draw(cell, x: index % next.width, y: index / next.width, screenWidth: next.width)
             }
         }
-        guard !output.bytes.isEmpty else { return [] }
-        if output.style != .plain { output.append("\u{1B}[0m") }
-        return Array("\u{1B}[?2026h".utf8) + output.bytes + Array("\u{1B}[?2026l".utf8)
+        guard output.bytes.count > start else { return [] }
+        if output.style != .plain { output.append("\u{1B}[0m" as StaticString) }
+        output.append("\u{1B}[?2026l" as StaticString)
+        return output.bytes
     }
 
     /// The byte stream of one frame, with what the terminal's cursor and pen are now.
@@ -73,16 +83,32 @@ public struct FrameEncoder: Sendable {
 
         init(colors: ColorSupport) {
             self.colors = colors
-            bytes.reserveCapacity(4096)
+        }
+
+        mutating func append(_ text: StaticString) {
+            text.withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
 
         mutating func append(_ text: String) {
             bytes.append(contentsOf: text.utf8)
         }
 
+        /// Decimal digits, by arithmetic: this runs several times per cell of
+        /// an image.
         mutating func appendNumber(_ value: Int) {
-            if value >= 10 { appendNumber(value / 10) }
-            bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+            let zero = UInt8(ascii: "0")
+            if value < 10, value >= 0 {
+                bytes.append(zero + UInt8(value))
+            } else if value < 100, value >= 0 {
+                bytes.append(zero + UInt8(value / 10))
+                bytes.append(zero + UInt8(value % 10))
+            } else if value < 1_000, value >= 0 {
+                bytes.append(zero + UInt8(value / 100))
+                bytes.append(zero + UInt8(value / 10 % 10))
+                bytes.append(zero + UInt8(value % 10))
+            } else {
+                append(String(value))
+            }
         }
 
         mutating func draw(_ cell: Cell, x: Int, y: Int, screenWidth: Int) {
@@ -90,7 +116,7 @@ public struct FrameEncoder: Sendable {
                 // Already there: the last character left the cursor here.
             } else {
                 // CUP is 1-based.
-                bytes.append(contentsOf: [0x1B, UInt8(ascii: "[")])
+                append("\u{1B}[")
                 appendNumber(y + 1)
                 bytes.append(UInt8(ascii: ";"))
                 appendNumber(x + 1)
@@ -99,49 +125,35 @@ public struct FrameEncoder: Sendable {
             if cell.style != style {
                 applyStyle(cell.style)
             }
-            var widthIsCertain = true
-            if let grapheme = cell.grapheme {
-                if let ascii = grapheme.asciiValue {
-                    bytes.append(ascii)
-                } else {
-                    bytes.append(contentsOf: grapheme.utf8)
-                    // Terminals disagree on the width of emoji and of
-                    // clusters: after one, place the next cell explicitly.
-                    let scalars = grapheme.unicodeScalars
-                    widthIsCertain = scalars.count == 1 && scalars.first?.properties.isEmoji != true
-                }
-            } else {
-                bytes.append(UInt8(ascii: " "))
-            }
+            cell.appendUTF8(to: &bytes)
             let next = x + max(1, Int(cell.width))
-            cursor = widthIsCertain && next < screenWidth ? (next, y) : nil
+            // Terminals disagree on the width of emoji and of clusters: after
+            // one, the next cell is placed explicitly.
+            cursor = !cell.hasUncertainWidth && next < screenWidth ? (next, y) : nil
         }
 
         mutating func applyStyle(_ new: CellStyle) {
             // Attributes cannot be switched off one by one portably: a change
             // of attributes starts from a reset.
             let reset = new.attributes != style.attributes
-            bytes.append(contentsOf: [0x1B, UInt8(ascii: "[")])
+            append("\u{1B}[")
             var first = true
-            func separator(_ bytes: inout [UInt8]) {
-                if !first { bytes.append(UInt8(ascii: ";")) }
-                first = false
-            }
             if reset {
-                separator(&bytes)
+                first = false
                 bytes.append(UInt8(ascii: "0"))
                 let codes: [(CellStyle.Attributes, UInt8)] = [(.bold, 1), (.dim, 2), (.italic, 3), (.underline, 4), (.reverse, 7)]
                 for (attribute, code) in codes where new.attributes.contains(attribute) {
-                    separator(&bytes)
-                    appendNumber(Int(code))
+                    bytes.append(UInt8(ascii: ";"))
+                    bytes.append(UInt8(ascii: "0") + code)
                 }
             }
             if reset ? new.foreground != .default : new.foreground != style.foreground {
-                separator(&bytes)
+                if !first { bytes.append(UInt8(ascii: ";")) }
+                first = false
                 appendColor(new.foreground, base: 30)
             }
             if reset ? new.background != .default : new.background != style.background {
-                separator(&bytes)
+                if !first { bytes.append(UInt8(ascii: ";")) }
                 appendColor(new.background, base: 40)
             }
             bytes.append(UInt8(ascii: "m"))

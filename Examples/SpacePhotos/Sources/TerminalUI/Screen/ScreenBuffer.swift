@@ -13,26 +13,32 @@ public struct ScreenBuffer: Hashable, Sendable {
     public let width: Int
     public let height: Int
     /// Row-major cells, `width × height` of them.
-    public private(set) var cells: [Cell]
+    public internal(set) var cells: [Cell] {
+        get { storage }
+        set { storage = newValue }
+    }
+    @usableFromInline var storage: [Cell]
 
     /// A blank screen of `width` × `height` cells.
     public init(width: Int, height: Int, fill: Cell = .blank()) {
         self.width = max(0, width)
         self.height = max(0, height)
-        self.cells = Array(repeating: fill, count: self.width * self.height)
+        self.storage = Array(repeating: fill, count: self.width * self.height)
     }
 
     /// The whole screen.
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
     /// The cell at column `x`, row `y`.
+    @inlinable
     public subscript(x: Int, y: Int) -> Cell {
-        get { cells[y * width + x] }
+        storage[y * width + x]
     }
 
     /// Replaces the cell at (`x`, `y`), keeping wide characters whole: a wide
     /// character overwritten in either half leaves a blank in the other.
     /// Cells outside the screen are ignored.
+    @inlinable
     public mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let index = y * width + x
@@ -40,23 +46,24 @@ public struct ScreenBuffer: Hashable, Sendable {
         if cell.width == 2 {
             // A wide character needs its second column on this row.
             guard x + 1 < width else {
-                cells[index] = .blank(cell.style)
+                storage[index] = .blank(cell.style)
                 return
             }
             clearWideCharacter(at: index + 1, x: x + 1)
-            cells[index] = cell
-            cells[index + 1] = .continuation(cell.style)
+            storage[index] = cell
+            storage[index + 1] = .continuation(cell.style)
         } else {
-            cells[index] = cell
+            storage[index] = cell
         }
     }
 
-    private mutating func clearWideCharacter(at index: Int, x: Int) {
-        let old = cells[index]
-        if old.isContinuation, x > 0 {
-            cells[index - 1] = .blank(cells[index - 1].style)
-        } else if old.width == 2, x + 1 < width {
-            cells[index + 1] = .blank(cells[index + 1].style)
+    @inlinable
+    mutating func clearWideCharacter(at index: Int, x: Int) {
+        let oldWidth = storage[index].width
+        if oldWidth == 0, x > 0 {
+            storage[index - 1] = .blank(storage[index - 1].style)
+        } else if oldWidth == 2, x + 1 < width {
+            storage[index + 1] = .blank(storage[index + 1].style)
         }
     }
 
@@ -102,7 +109,7 @@ public struct ScreenBuffer: Hashable, Sendable {
         guard !clipped.isEmpty else { return }
         for y in clipped.y..<clipped.maxY {
             for x in clipped.x..<clipped.maxX {
-                change(&cells[y * width + x].style)
+                change(&storage[y * width + x].style)
             }
         }
     }
@@ -120,7 +127,7 @@ public struct ScreenBuffer: Hashable, Sendable {
         (0..<height).map { y in
             var line = ""
             for x in 0..<width {
-                if let grapheme = cells[y * width + x].grapheme { line.append(grapheme) }
+                if let grapheme = storage[y * width + x].grapheme { line.append(grapheme) }
             }
             return line
         }

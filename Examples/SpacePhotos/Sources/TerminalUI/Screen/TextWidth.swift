@@ -47,9 +47,17 @@ public enum TextWidth {
 
     @usableFromInline
     static func nonASCIIWidth(_ character: Character) -> Int {
-        prepareLocale()
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        // Blocks whose width is beyond doubt, without asking anyone: box
+        // drawing, block elements and braille take one column; kana, CJK
+        // ideographs, Hangul syllables and fullwidth forms take two.
+        switch first.value {
+        case 0x2500..<0x2600, 0x2800..<0x2900: return 1
+        case 0x3041..<0x3100, 0x4E00..<0xA000, 0xAC00..<0xD7A4, 0xFF01..<0xFF61: return 2
+        default: break
+        }
+        prepareLocale()
         if first.properties.generalCategory == .control || first.properties.generalCategory == .format && scalars.count == 1 {
             return 0
         }

@@ -4,13 +4,15 @@ extension ScreenBuffer {
     public mutating func drawBox(_ rect: Rect, title: String? = nil, style: CellStyle = .dim, titleStyle: CellStyle = .bold) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let (left, right, top, bottom) = (rect.x, rect.maxX - 1, rect.y, rect.maxY - 1)
+        let horizontal = Cell("─", style: style)
+        let vertical = Cell("│", style: style)
         for x in left...right {
-            set(Cell("─", style: style), x: x, y: top)
-            set(Cell("─", style: style), x: x, y: bottom)
+            set(horizontal, x: x, y: top)
+            set(horizontal, x: x, y: bottom)
         }
         for y in top...bottom {
-            set(Cell("│", style: style), x: left, y: y)
-            set(Cell("│", style: style), x: right, y: y)
+            set(vertical, x: left, y: y)
+            set(vertical, x: right, y: y)
         }
         set(Cell("╭", style: style), x: left, y: top)
         set(Cell("╮", style: style), x: right, y: top)
