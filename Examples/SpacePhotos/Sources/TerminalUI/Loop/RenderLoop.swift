@@ -3,8 +3,8 @@ import Dispatch
 import Observation
 
 /// Runs a ``TerminalProgram``: hands it the terminal's events, and draws a
-/// frame whenever the state it read changes, at most once per
-/// ``frameInterval``.
+/// frame whenever the state it read changes: at once after input, otherwise
+/// at most once per ``frameInterval``.
 ///
 /// The pipeline, all on the main actor:
 /// 1. Events (keys, pastes, resizes) go to the program's `handle`.
@@ -55,12 +55,16 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     private var encoder: FrameEncoder
     private var onScreen: ScreenBuffer?
     private var lastFrameAt: ContinuousClock.Instant?
-    private var frameScheduled = false
+    /// The frame waiting for its boundary, if one is.
+    private var frameTimer: LoopTimer?
     /// The frames' tasks, by id (finished ones stay until their id leaves).
     private var frameTasks: [String: Task<Void, Never>] = [:]
     /// Sleeps until the next animation tick, while a frame animates.
     private var tickTimer: LoopTimer?
     private var tick = 0
+    /// Whether a tick is scheduled (for tests: the timer runs only while a
+    /// frame animates).
+    var isTickScheduled: Bool { tickTimer != nil }
     private var inputWaitingForFrame: ContinuousClock.Instant?
     private var stopped = false
 
@@ -111,6 +115,7 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
         }
         defer {
             forward.cancel()
+            frameTimer?.cancel()
             tickTimer?.cancel()
             for task in frameTasks.values { task.cancel() }
             frameTasks = [:]
@@ -182,7 +187,7 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
         case .invalidated:
             requestFrame()
         case .frameDue:
-            frameScheduled = false
+            frameTimer = nil
             draw()
         case .tick:
             tickTimer = nil
@@ -192,15 +197,20 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     }
 
     /// Draws now, or at the next frame boundary when the last frame was
-    /// less than ``frameInterval`` ago.
+    /// less than ``frameInterval`` ago. A frame someone typed for is drawn
+    /// at once: the interval is there to fold bursts of changes nobody waits
+    /// for (a load's progress) into one frame, not to delay an echo.
     private func requestFrame(force: Bool = false) {
-        guard !frameScheduled else { return }
-        guard force || dirty.current || onScreen == nil || inputWaitingForFrame != nil else { return }
+        if inputWaitingForFrame != nil {
+            // A frame already scheduled still comes; it finds little to write.
+            draw()
+            return
+        }
+        guard frameTimer == nil else { return }
+        guard force || dirty.current || onScreen == nil else { return }
         let now = ContinuousClock.now
         if let lastFrameAt, now < lastFrameAt + frameInterval {
-            frameScheduled = true
-            let delay = lastFrameAt + frameInterval - now
-            schedule(.frameDue, after: delay)
+            frameTimer = schedule(.frameDue, after: lastFrameAt + frameInterval - now)
         } else {
             draw()
         }
@@ -208,7 +218,6 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
 
     /// Sends `event` to the loop after `delay`; cancelling the returned
     /// timer drops it.
-    @discardableResult
     private func schedule(_ event: LoopEvent, after delay: Duration) -> LoopTimer {
         guard let clock else {
             let timer = LoopTimer()
