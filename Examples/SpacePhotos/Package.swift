@@ -120,7 +120,14 @@ let package = Package(
         // The real binary in a real terminal (tmux): the end-to-end test.
         .testTarget(
             name: "SpacePhotosAppTests",
-            dependencies: ["spacephotos"]
+            dependencies: ["spacephotos", "TerminalCrashProbe"]
+        ),
+        // A child process for the end-to-end test: takes the terminal over,
+        // then crashes; the terminal must come back as it was.
+        .executableTarget(
+            name: "TerminalCrashProbe",
+            dependencies: ["TerminalUI"],
+            path: "Tests/TerminalCrashProbe"
         ),
         .testTarget(
             name: "TerminalUITests",

@@ -140,6 +140,41 @@ struct TodoEditingTests {
         #expect(try await repository.all().map(\.text) == ["first, edited"])
     }
 
+    @Test func textTypedWhileAnEditSavesStaysInTheField() async throws {
+        let database = try await SQLiteDatabase.inMemory(migrator: TodoSchema.migrator)
+        let repository = TodoRepository(database: database)
+        let item = try await repository.add("first")
+        let id = try #require(item.id)
+        let model = TodoListViewModel(repository: repository)
+        await waitUntil(model) { $0.todos.count == 1 }
+        model.beginEditing(id: id)
+        model.editText = "first, edited"
+        // A refused add leaves a message; the save clears it as it starts.
+        #expect(await model.add("   ") == false)
+        #expect(model.errorMessage != nil)
+
+        // Writes queue behind one the test holds open.
+        let gate = DispatchSemaphore(value: 0)
+        let (entered, enteredSink) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await database.write { _ in
+                enteredSink.yield()
+                gate.wait()  // on GRDB's writer thread, not the cooperative pool
+            }
+        }
+        for await _ in entered { break }
+        let saving = Task { await model.commitEditing() }
+        await waitUntil(model) { $0.errorMessage == nil }  // the save has taken its text
+        model.editText += " twice"
+        gate.signal()
+        _ = try await holder.value
+
+        #expect(await saving.value)
+        #expect(try await repository.all().map(\.text) == ["first, edited"])
+        #expect(model.editingID == id, "editing goes on with what was typed meanwhile")
+        #expect(model.editText == "first, edited twice")
+    }
+
     @Test func deletingWaitsForConfirmationAndSelectsTheNextRow() async throws {
         try await repository.add(contentsOf: ["a", "b", "c"])
         let model = TodoListViewModel(repository: repository)

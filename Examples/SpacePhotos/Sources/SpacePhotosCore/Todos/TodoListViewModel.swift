@@ -107,14 +107,16 @@ public final class TodoListViewModel {
     }
 
     /// Saves ``editText`` into the item being edited, and stops editing;
-    /// when the save fails, editing goes on with the text as typed.
+    /// when the save fails, editing goes on with the text as typed. Text
+    /// typed while the save runs is not lost either: editing then goes on
+    /// with it, to be saved again.
     @discardableResult
     public func commitEditing() async -> Bool {
         guard let editingID else { return false }
         let text = editText
         return await perform {
             _ = try await repository.edit(id: editingID, text: text)
-            if self.editingID == editingID {
+            if self.editingID == editingID, editText == text {
                 self.editingID = nil
                 editText = ""
             }
