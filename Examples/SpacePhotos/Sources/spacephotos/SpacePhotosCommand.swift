@@ -15,20 +15,12 @@ struct SpacePhotosCommand: AsyncParsableCommand {
         ]
     )
 
-    @OptionGroup var server: ServerOptions
-
-    @Option(help: "The app's log file (see `app --help`).")
-    var logFile: String?
-
-    @Option(help: .hidden)
-    var slowFact: Int?
+    @OptionGroup var options: AppOptions
 
     func run() async throws {
         if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
             var app = AppCommand()
-            app.server = server
-            app.logFile = logFile
-            app.slowFact = slowFact
+            app.options = options
             try await app.run()
         } else {
             let demo = try DemoCommand.parse([])

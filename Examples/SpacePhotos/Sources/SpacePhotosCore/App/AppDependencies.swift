@@ -2,6 +2,7 @@ import BaselineHTTP
 import BaselineImages
 import BaselinePersistence
 import Foundation
+import GRDB
 import Logging
 
 /// What the app's model is built on: the server's APIs, the stores on disk,
@@ -84,10 +85,18 @@ extension AppDependencies {
         if let imageCache {
             configuration.diskCache = try? DiskImageCache(directory: imageCache, limit: 256 * 1_048_576)
         }
+        // Two copies of the app (two terminals) may share the directory, and
+        // one may still be closing its files as the next opens them: wait
+        // for the other's lock a little rather than fail with "locked".
+        var database = GRDB.Configuration()
+        database.busyMode = .timeout(5)
         let todos = try await SQLiteDatabase.open(
-            at: dataDirectory.appendingPathComponent("todos.sqlite"), migrator: TodoSchema.migrator
+            at: dataDirectory.appendingPathComponent("todos.sqlite"), migrator: TodoSchema.migrator,
+            configuration: database
         )
-        let saved = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
+        let saved = try await SavedPhotoRepository.open(
+            at: dataDirectory.appendingPathComponent("saved.sqlite"), configuration: database
+        )
         return AppDependencies(
             auth: auth,
             restoreSession: {

@@ -19,8 +19,14 @@ public struct SavedPhotoRepository: Sendable {
     }
 
     /// Opens (creating if needed) the database at `url`, schema up to date.
-    public static func open(at url: URL) async throws -> SavedPhotoRepository {
-        SavedPhotoRepository(database: try await SQLiteDatabase.open(at: url, migrator: SavedPhotoSchema.migrator))
+    public static func open(
+        at url: URL, configuration: Configuration = Configuration()
+    ) async throws -> SavedPhotoRepository {
+        SavedPhotoRepository(
+            database: try await SQLiteDatabase.open(
+                at: url, migrator: SavedPhotoSchema.migrator, configuration: configuration
+            )
+        )
     }
 
     /// Stores `photo` with its image's bytes.

@@ -32,9 +32,13 @@ struct PhotosScreen {
         } else if let error = catalog.errorMessage {
             frame.buffer.writeWrapped(error + " Press r to retry.", in: Rect(x: status.x, y: status.y, width: status.width, height: 3), style: Theme.error)
             return
+        } else if catalog.failedCount > 0 {
+            frame.buffer.write(
+                "\(catalog.items.count) photos · \(catalog.failedCount) could not be loaded (r retries)",
+                at: status.x, status.y, style: catalog.items.isEmpty ? Theme.error : Theme.notice, maxWidth: status.width
+            )
         } else {
-            let failed = catalog.failedCount > 0 ? " · \(catalog.failedCount) could not be loaded" : ""
-            frame.buffer.write("\(catalog.items.count) photos\(failed)", at: status.x, status.y, style: Theme.secondary, maxWidth: status.width)
+            frame.buffer.write("\(catalog.items.count) photos", at: status.x, status.y, style: Theme.secondary, maxWidth: status.width)
         }
         let rows = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
         let items = catalog.items

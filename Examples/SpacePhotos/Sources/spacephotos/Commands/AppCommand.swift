@@ -15,15 +15,10 @@ struct AppCommand: AsyncParsableCommand {
         abstract: "The SpacePhotos app in the terminal: log in, photos, saved photos, to-dos, the counter, your profile."
     )
 
-    @OptionGroup var server: ServerOptions
-
-    @Option(help: "Write the app's log here (the screen is the app's; by default nothing is logged).")
-    var logFile: String?
-
-    @Option(help: .hidden)
-    var slowFact: Int?
+    @OptionGroup var options: AppOptions
 
     func run() async throws {
+        let (server, logFile, slowFact) = (options.server, options.logFile, options.slowFact)
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             printError("The app needs a terminal. Without one, try `spacephotos demo`.")
             throw ExitCode.failure
@@ -90,4 +85,18 @@ struct AppCommand: AsyncParsableCommand {
         configuration.refreshTokenFile = dataDirectory.appendingPathComponent("embedded-server-refresh-tokens.json")
         return configuration
     }
+}
+
+/// The app's options, shared by `spacephotos app` and `spacephotos` alone
+/// on a terminal (which runs the app with them).
+struct AppOptions: ParsableArguments {
+    @OptionGroup var server: ServerOptions
+
+    @Option(help: "Write the app's log here (the screen is the app's; by default nothing is logged).")
+    var logFile: String?
+
+    /// For the end-to-end test: the fact about this number takes the server
+    /// 10 s, so that a refresh can be cancelled.
+    @Option(help: .hidden)
+    var slowFact: Int?
 }

@@ -1,0 +1,98 @@
+import BaselineConcurrency
+import BaselineTesting
+import Foundation
+import SpacePhotosCore
+import SpacePhotosServer
+import Testing
+
+/// The app's session across restarts, against real servers: the app's own
+/// files in a temporary directory, the server's signing key and refresh
+/// tokens kept as the app's embedded server keeps them.
+@MainActor
+@Suite("App sessions across restarts", .timeLimit(.minutes(2)))
+struct AppSessionIntegrationTests {
+    let directory: TemporaryDirectory
+    let clock = ManualDate(Date())
+    let secret = Data((0..<32).map { UInt8($0) })
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    var dataDirectory: URL { directory.url.appendingPathComponent("data") }
+
+    /// A server as the app embeds it: a key and a refresh-token table that
+    /// outlive it (unless `keepsRefreshTokens` is false), on the test's clock.
+    func configure(keepsRefreshTokens: Bool = true) -> (inout ExampleServer.Configuration) -> Void {
+        let (clock, secret, file) = (clock, secret, directory.url.appendingPathComponent("refresh-tokens.json"))
+        return { configuration in
+            configuration.now = { clock.now }
+            configuration.tokenSigner = TokenSigner(secret: secret, lifetime: .seconds(3600))
+            configuration.refreshTokenFile = keepsRefreshTokens ? file : nil
+        }
+    }
+
+    func logIn(_ app: AppModel) async throws {
+        await app.start()
+        let login = try #require(app.login)
+        login.id = "astro"
+        login.password = "stardust-42"
+        await login.loginButtonPressed()
+        await waitUntil(app) { $0.screen == .main }
+    }
+
+    @Test func theNextStartGoesStraightInAndAnExpiredTokenIsRefreshed() async throws {
+        try await withServer(configure()) { server in
+            try await logIn(AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory)))
+        }
+        let firstToken = try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json"))
+
+        // A restart within the hour: straight in, with the same token.
+        try await withServer(configure()) { server in
+            let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            await app.start()
+            #expect(app.screen == .main)
+        }
+        #expect(try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json")) == firstToken)
+
+        // A restart after the ID token expired: the refresh middleware gets
+        // a new one with the refresh token the server kept.
+        clock.advance(by: 3_601)
+        try await withServer(configure()) { server in
+            let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            await app.start()
+            #expect(app.screen == .main)
+        }
+        #expect(try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json")) != firstToken)
+    }
+
+    @Test func aSessionTheServerCannotRefreshEndsWithTheLoginScreen() async throws {
+        try await withServer(configure(keepsRefreshTokens: false)) { server in
+            try await logIn(AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory)))
+        }
+        clock.advance(by: 3_601)
+        // The server restarted without its refresh tokens: the session is over.
+        try await withServer(configure(keepsRefreshTokens: false)) { server in
+            let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            await app.start()
+            #expect(app.screen == .login)
+            #expect(app.loginNotice == "Your session has ended. Log in again.")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("id-token.json").path))
+    }
+
+    @Test func anUnreachableServerKeepsTheSession() async throws {
+        try await withServer(configure()) { server in
+            try await logIn(AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory)))
+        }
+        clock.advance(by: 3_601)
+        // Port 1 on loopback: nothing listens there.
+        let app = AppModel(dependencies: try await .live(serverURL: URL(string: "http://127.0.0.1:1")!, dataDirectory: dataDirectory))
+        await app.start()
+        guard case .unavailable = app.screen else {
+            Issue.record("expected the unavailable screen, got \(app.screen)")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("id-token.json").path))
+    }
+}
