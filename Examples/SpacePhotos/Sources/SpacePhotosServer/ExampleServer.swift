@@ -76,7 +76,12 @@ public struct ExampleServer: Sendable {
         public var failingPhotoDates: Set<String>
         /// Called with an image's name each time the server draws and encodes
         /// one, so tests can check that concurrent requests share one render.
-        public var onImageRender: @Sendable (String) -> Void
+        ///
+        /// Without it, the server takes its images from a store shared by
+        /// every server in the process (a name always makes the same bytes,
+        /// and tests and benchmarks start many servers); with it, the server
+        /// makes its own, so that each render is seen.
+        public var onImageRender: (@Sendable (String) -> Void)?
         /// The server's idea of now (tests move it to expire tokens).
         public var now: @Sendable () -> Date
         /// The server's logger.
@@ -95,7 +100,7 @@ public struct ExampleServer: Sendable {
             eventInterval: Duration = .zero,
             flakyKeyLimit: Int = 10_000,
             failingPhotoDates: Set<String> = [],
-            onImageRender: @escaping @Sendable (String) -> Void = { _ in },
+            onImageRender: (@Sendable (String) -> Void)? = nil,
             now: @escaping @Sendable () -> Date = { Date() },
             logger: Logger = ExampleServer.defaultLogger()
         ) {
@@ -211,7 +216,8 @@ public struct ExampleServer: Sendable {
         SlowRoutes().add(to: router)
         ItemRoutes().add(to: router)
         PhotoRoutes(failingDates: configuration.failingPhotoDates, now: configuration.now).add(to: router)
-        ImageRoutes(store: ImageStore(onRender: configuration.onImageRender)).add(to: router)
+        let images = configuration.onImageRender.map { ImageStore(onRender: $0) } ?? .shared
+        ImageRoutes(store: images).add(to: router)
 
         return Application(
             router: router,
