@@ -9,7 +9,9 @@ import Testing
 /// The catalog, its images and saving, end to end: the real server, the
 /// real pipeline with its libpng/libjpeg (or ImageIO) decoders, a real SQLite file.
 @MainActor
-@Suite("Space photo catalog (real server)", .timeLimit(.minutes(1)))
+// Three minutes: the server draws pictures, seconds each in a debug build
+// and ten times that under ThreadSanitizer (CI's second run).
+@Suite("Space photo catalog (real server)", .timeLimit(.minutes(3)))
 struct CatalogIntegrationTests {
     @Test func aCatalogOfFiftyPhotosLoadsInTheServersOrder() async throws {
         try await withServer { server in
