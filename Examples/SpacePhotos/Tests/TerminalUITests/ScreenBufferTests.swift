@@ -17,6 +17,21 @@ struct ScreenBufferTests {
         #expect(TextWidth.of("\u{7}") == 0)
     }
 
+    @Test func theShortcutBlocksAgreeWithTheCLibrary() {
+        TextWidth.prepareLocale()
+        var checked = 0
+        for value in 0x2000..<0x10000 {
+            guard let scalar = Unicode.Scalar(value), let width = TextWidth.unambiguousWidth(of: scalar) else { continue }
+            checked += 1
+            #expect(width == TextWidth.queriedWidth(Character(scalar)), "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(!scalar.properties.isEmoji, "U+\(String(value, radix: 16, uppercase: true))")
+        }
+        #expect(checked > 30_000)
+        // Just outside: a combining sound mark, and geometric shapes with emoji among them.
+        #expect(TextWidth.of("\u{3099}") == 0)
+        #expect(TextWidth.of("\u{25FE}") == 2)
+    }
+
     @Test func wideCharactersTakeTwoCellsAndLinesReadAsTheyLook() {
         var buffer = ScreenBuffer(width: 10, height: 2)
         let written = buffer.write("日本a", at: 1, 0)

@@ -73,16 +73,11 @@ public struct Cell: Hashable, Sendable {
     }
 
     /// Whether every terminal draws `scalar` as wide as ``TextWidth`` counts
-    /// it: not an emoji. Box drawing, blocks, braille and the CJK, kana and
-    /// Hangul blocks skip the property lookup.
+    /// it: not an emoji. Scalars of the blocks ``TextWidth`` knows skip the
+    /// property lookup.
     static func hasCertainWidth(_ scalar: Unicode.Scalar?) -> Bool {
         guard let scalar else { return true }
-        switch scalar.value {
-        case 0x2500..<0x25A0, 0x2800..<0x2900, 0x3040..<0x3100, 0x4E00..<0xA000, 0xAC00..<0xD7A4:
-            return true
-        default:
-            return !scalar.properties.isEmoji
-        }
+        return TextWidth.unambiguousWidth(of: scalar) != nil || !scalar.properties.isEmoji
     }
 
     /// An empty cell in `style`.

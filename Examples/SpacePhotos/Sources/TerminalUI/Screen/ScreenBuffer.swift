@@ -13,10 +13,9 @@ public struct ScreenBuffer: Hashable, Sendable {
     public let width: Int
     public let height: Int
     /// Row-major cells, `width × height` of them.
-    public internal(set) var cells: [Cell] {
-        get { storage }
-        set { storage = newValue }
-    }
+    public var cells: [Cell] { storage }
+    /// The cells, writable by the inlinable setters (a public property's
+    /// private setter is out of their reach).
     @usableFromInline var storage: [Cell]
 
     /// A blank screen of `width` × `height` cells.

@@ -47,16 +47,30 @@ public enum TextWidth {
 
     @usableFromInline
     static func nonASCIIWidth(_ character: Character) -> Int {
+        if let first = character.unicodeScalars.first, let width = unambiguousWidth(of: first) {
+            return width
+        }
+        return queriedWidth(character)
+    }
+
+    /// The width of a scalar from a block where it is beyond doubt, without
+    /// asking the C library: box drawing, block elements and braille take
+    /// one column; kana (not the combining sound marks), CJK ideographs,
+    /// Hangul syllables and fullwidth forms take two. None is an emoji, so
+    /// terminals agree on them too. `nil` elsewhere. (A shortcut only: a
+    /// test checks every scalar here against ``queriedWidth(_:)``.)
+    static func unambiguousWidth(of scalar: Unicode.Scalar) -> Int? {
+        switch scalar.value {
+        case 0x2500..<0x25A0, 0x2800..<0x2900: 1
+        case 0x3041..<0x3097, 0x30A1..<0x30FB, 0x4E00..<0xA000, 0xAC00..<0xD7A4, 0xFF01..<0xFF61: 2
+        default: nil
+        }
+    }
+
+    /// The width as `wcwidth` and the emoji properties give it.
+    static func queriedWidth(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        // Blocks whose width is beyond doubt, without asking anyone: box
-        // drawing, block elements and braille take one column; kana, CJK
-        // ideographs, Hangul syllables and fullwidth forms take two.
-        switch first.value {
-        case 0x2500..<0x2600, 0x2800..<0x2900: return 1
-        case 0x3041..<0x3100, 0x4E00..<0xA000, 0xAC00..<0xD7A4, 0xFF01..<0xFF61: return 2
-        default: break
-        }
         prepareLocale()
         if first.properties.generalCategory == .control || first.properties.generalCategory == .format && scalars.count == 1 {
             return 0
