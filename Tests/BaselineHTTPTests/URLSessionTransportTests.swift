@@ -42,6 +42,28 @@ struct URLSessionTransportTests {
         await #expect(throws: CancellationError.self) { try await call.value }
     }
 
+    @Test func waitingForIdleEndsWhenTheLastTransferEndsOrTheWaiterIsCancelled() async throws {
+        let server = try LoopbackSocketServer(answer: nil)
+        defer { withExtendedLifetime(server) {} }
+        let transport = URLSessionTransport()
+        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: transport)
+        let call = Task { try await client.send(Request<Data>.get("/never-answered")) }
+        var received = server.requestReceived.makeAsyncIterator()
+        #expect(await received.next() != nil)
+        #expect(transport.activeTransferCount == 1)
+
+        // A transfer that never ends: a leak check waiting for idle must
+        // end when its task is cancelled (a test's time limit), not hang.
+        let leakCheck = Task { try await transport.waitUntilIdle() }
+        leakCheck.cancel()
+        await #expect(throws: CancellationError.self) { try await leakCheck.value }
+
+        let idle = Task { try await transport.waitUntilIdle() }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        try await idle.value
+    }
+
     @Test func aDeclaredLengthOverTheLimitFailsAtTheHeadWithoutWaitingForTheBody() async throws {
         // The server declares 2 MB, then stalls: only a transport that hands
         // the body over as it arrives lets the client refuse it now. One that

@@ -46,7 +46,7 @@ enum TerminalBenchmarks {
         login.id = DemoUser.demo.id
         login.password = DemoUser.demo.password
         await login.loginButtonPressed()
-        await waitUntil(app) { $0.screen == .main }
+        try await waitUntil(app) { $0.screen == .main }
 
         let context = RenderContext(size: TerminalSize(columns: 200, rows: 60))
         await app.photos.refresh()

@@ -34,7 +34,7 @@ extension HTTPClient {
         let (head, body) = try makeHTTPRequest(request)
         let chain = self.chain
         let (responseHead, responseBody) = if let timeout = request.timeout ?? configuration.timeout {
-            try await Self.withTimeout(timeout) { try await Self.perform(head, body: body, on: chain) }
+            try await Self.withTimeout(timeout, on: configuration.clock) { try await Self.perform(head, body: body, on: chain) }
         } else {
             try await Self.perform(head, body: body, on: chain)
         }

@@ -36,6 +36,10 @@ public struct HTTPClient: Sendable {
         public var timeout: Duration?
         /// Which redirects to follow (the transport follows none itself).
         public var redirectPolicy: RedirectPolicy
+        /// Measures ``timeout`` and ``Request/timeout``. Tests pass a test
+        /// clock (swift-clocks' `TestClock`) to run a timeout out without
+        /// waiting for it; metrics always use the continuous clock.
+        public var clock: any Clock<Duration>
 
         /// Creates a configuration; the defaults suit a JSON API.
         public init(
@@ -46,7 +50,8 @@ public struct HTTPClient: Sendable {
             encoder: JSONEncoder = JSONEncoder(),
             decoder: JSONDecoder = JSONDecoder(),
             timeout: Duration? = nil,
-            redirectPolicy: RedirectPolicy = .follow()
+            redirectPolicy: RedirectPolicy = .follow(),
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.baseURL = baseURL
             self.headerFields = headerFields
@@ -56,6 +61,7 @@ public struct HTTPClient: Sendable {
             self.decoder = decoder
             self.timeout = timeout
             self.redirectPolicy = redirectPolicy
+            self.clock = clock
         }
     }
 
@@ -190,7 +196,7 @@ public struct HTTPClient: Sendable {
         let start = ContinuousClock.now
         let chain = self.chain
         let (responseHead, data, firstByte) = if let timeout {
-            try await Self.withTimeout(timeout) { try await Self.receive(head, body: body, on: chain, upTo: limit, since: start) }
+            try await Self.withTimeout(timeout, on: configuration.clock) { try await Self.receive(head, body: body, on: chain, upTo: limit, since: start) }
         } else {
             // No timer task and no escaping closure: the common case stays cheap.
             try await Self.receive(head, body: body, on: chain, upTo: limit, since: start)
@@ -243,15 +249,16 @@ public struct HTTPClient: Sendable {
     }
 
     /// `operation`, or ``HTTPClientError/timedOut(after:)`` when it takes
-    /// longer than `timeout` (it is then cancelled).
+    /// longer than `timeout` on `clock` (it is then cancelled).
     static func withTimeout<T: Sendable>(
         _ timeout: Duration,
+        on clock: any Clock<Duration>,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await clock.sleep(for: timeout)
                 return nil
             }
             defer { group.cancelAll() }

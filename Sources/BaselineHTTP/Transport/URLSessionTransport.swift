@@ -60,8 +60,11 @@ public final class URLSessionTransport: HTTPTransport {
     /// Returns once no transfer is active: every request has completed or,
     /// when cancelled, has been torn down by URLSession (which happens a
     /// moment after the cancelled call returns).
-    public func waitUntilIdle() async {
-        await delegate?.waitUntilIdle()
+    ///
+    /// - Throws: `CancellationError` when the waiting task is cancelled
+    ///   first, so a leak check under a time limit fails instead of hanging.
+    public func waitUntilIdle() async throws {
+        try await delegate?.waitUntilIdle()
     }
 
     /// The configuration used by ``init(configuration:)`` when none is given.
@@ -172,21 +175,48 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     }
 
     private let routes = LockedValue<[Int: Route]>([:])
-    private let idleWaiters = LockedValue<[CheckedContinuation<Void, Never>]>([])
+    /// Waiters for ``waitUntilIdle()``, by a number of their own so a
+    /// cancelled one can leave; `nil` once cancellation came first.
+    private let idleWaiters = LockedValue(IdleWaiters())
+
+    private struct IdleWaiters {
+        var next = 0
+        var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
+        var cancelled: Set<Int> = []
+    }
 
     var activeCount: Int { routes.withLock { $0.count } }
 
-    func waitUntilIdle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // Checked and queued under the routes' lock, so a transfer ending
-            // in between cannot be missed.
-            let idle = routes.withLock { routes -> Bool in
-                if routes.isEmpty { return true }
-                idleWaiters.withLock { $0.append(continuation) }
-                return false
+    func waitUntilIdle() async throws {
+        let id = idleWaiters.withLock { waiters in defer { waiters.next += 1 }; return waiters.next }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Checked and queued under the routes' lock, so a transfer
+                // ending in between cannot be missed; a cancellation that came
+                // before the continuation existed left its mark for it.
+                let idle = routes.withLock { routes -> Bool? in
+                    if routes.isEmpty { return true }
+                    return idleWaiters.withLock { waiters in
+                        if waiters.cancelled.remove(id) != nil { return nil }
+                        waiters.waiting[id] = continuation
+                        return false
+                    }
+                }
+                switch idle {
+                case .some(true): continuation.resume()
+                case .some(false): break  // resumed by the last transfer's end, or by cancellation
+                case nil: continuation.resume(throwing: CancellationError())
+                }
             }
-            if idle { continuation.resume() }
+        } onCancel: {
+            let waiter = idleWaiters.withLock { waiters -> CheckedContinuation<Void, any Error>? in
+                if let waiter = waiters.waiting.removeValue(forKey: id) { return waiter }
+                waiters.cancelled.insert(id)
+                return nil
+            }
+            waiter?.resume(throwing: CancellationError())
         }
+        idleWaiters.withLock { _ = $0.cancelled.remove(id) }
     }
 
     func register(_ task: Int, route: Route) {
@@ -239,9 +269,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (removed, idle) = routes.withLock { routes -> (Route?, [CheckedContinuation<Void, Never>]) in
+        let (removed, idle) = routes.withLock { routes -> (Route?, [CheckedContinuation<Void, any Error>]) in
             let route = routes.removeValue(forKey: task.taskIdentifier)
-            return (route, routes.isEmpty ? idleWaiters.withLock { waiters in defer { waiters = [] }; return waiters } : [])
+            guard routes.isEmpty else { return (route, []) }
+            return (route, idleWaiters.withLock { waiters in defer { waiters.waiting = [:] }; return Array(waiters.waiting.values) })
         }
         for waiter in idle { waiter.resume() }
         guard let route = removed else { return }

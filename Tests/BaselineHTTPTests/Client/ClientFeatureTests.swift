@@ -37,16 +37,44 @@ struct ClientFeatureTests {
     }
 
     @Test func aRequestThatOutlivesItsTimeoutFailsWithTimedOut() async throws {
+        // The timeout runs on the configuration's clock: the request is
+        // certainly in flight before its time is up.
+        let clock = SleepRecordingClock()
+        let client = HTTPClient(
+            configuration: .init(baseURL: URL(string: "https://api.test")!, clock: clock),
+            transport: transport
+        )
         let held = transport.hold(.get, "/slow")
+        var timers = clock.sleeps.makeAsyncIterator()
+        let sending = Task { try await client.send(Request<Void>.get("/slow").timeout(.milliseconds(20))) }
+        let call = try await held.nextCall()
+        #expect(await timers.next() == .milliseconds(20))
+        #expect(!call.isCancelled)
+
+        await clock.advance(past: .milliseconds(20))
         await #expect {
-            try await client.send(Request<Void>.get("/slow").timeout(.milliseconds(20)))
+            try await sending.value
         } throws: { error in
             guard case .timedOut(.milliseconds(20)) = error as? HTTPClientError else { return false }
             return true
         }
         // The timeout cancelled the call, and waited for it, before throwing.
-        let call = try await held.nextCall()
         #expect(call.isCancelled)
+    }
+
+    @Test func aRequestAnsweredInTimeIsNotTimedOut() async throws {
+        let clock = SleepRecordingClock()
+        let client = HTTPClient(
+            configuration: .init(baseURL: URL(string: "https://api.test")!, timeout: .seconds(5), clock: clock),
+            transport: transport
+        )
+        let held = transport.hold(.get, "/slow")
+        var timers = clock.sleeps.makeAsyncIterator()
+        let sending = Task { try await client.send(Request<String>.get("/slow")) }
+        let call = try await held.nextCall()
+        #expect(await timers.next() == .seconds(5))
+        #expect(call.resume(returning: .text("in time")))
+        #expect(try await sending.value.value == "in time")
     }
 
     @Test func metricsCountBytesAndOrderTimes() async throws {

@@ -93,7 +93,7 @@ struct AppModelTests {
         #expect(app.screen == .login)
         call.resume()
         await pressed.value
-        await waitUntil(app) { $0.screen == .main }
+        try await waitUntil(app) { $0.screen == .main }
         #expect(app.login == nil)
     }
 
@@ -114,7 +114,7 @@ struct AppModelTests {
         let pressed = Task { await login.loginButtonPressed() }
         try await fixture.auth.logIn.nextCall().resume()
         await pressed.value
-        await waitUntil(app) { $0.screen == .main }
+        try await waitUntil(app) { $0.screen == .main }
         #expect(app.profile !== firstProfile)
         #expect(app.tab == .photos)
     }
@@ -129,7 +129,7 @@ struct AppModelTests {
         let photo = try #require(app.photos.selectedPhoto)
         let saving = Task { await app.photos.toggleSaveSelected() }
         // Saving, and held there: every download of the image is.
-        await waitUntil(app.photos) { $0.isSelectedSaving }
+        try await waitUntil(app.photos) { $0.isSelectedSaving }
         #expect(app.hasWorkInFlight)
         #expect(app.requestQuit() == false)
         #expect(app.isConfirmingQuit)
@@ -139,7 +139,7 @@ struct AppModelTests {
         let answering = downloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
         defer { answering.cancel() }
         await saving.value
-        await waitUntil(app.photos.saved) { $0.isSaved(photo) }
+        try await waitUntil(app.photos.saved) { $0.isSaved(photo) }
         #expect(!app.isConfirmingQuit, "the save it warned about is done")
         #expect(app.requestQuit())
     }
@@ -170,15 +170,15 @@ struct PhotoBrowserTests {
         await browser.refresh()
         #expect(browser.canToggleSave)
         let saving = Task { await browser.toggleSaveSelected() }
-        await waitUntil(browser) { $0.isSelectedSaving }
+        try await waitUntil(browser) { $0.isSelectedSaving }
         #expect(!browser.canToggleSave)
         let answering = downloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
         defer { answering.cancel() }
         await saving.value
-        await waitUntil(browser) { $0.isSelectedSaved }
+        try await waitUntil(browser) { $0.isSelectedSaved }
         #expect(browser.canToggleSave)
         await browser.toggleSaveSelected()
-        await waitUntil(browser) { !$0.isSelectedSaved }
+        try await waitUntil(browser) { !$0.isSelectedSaved }
     }
 
     @Test func theImageShownBelongsToTheSelectedPhoto() async throws {

@@ -172,11 +172,11 @@ struct PhotoCatalogTests {
         #expect(catalog.progress == nil)
         let load = Task { await catalog.updateItems() }
         let calls = try await calls(3)
-        await waitUntil(catalog) { $0.progress == LoadProgress(completed: 0, total: 3, failed: 0) }
+        try await waitUntil(catalog) { $0.progress == LoadProgress(completed: 0, total: 3, failed: 0) }
         calls[0].resume(returning: Self.photo(for: calls[0].arguments))
-        await waitUntil(catalog) { $0.progress == LoadProgress(completed: 1, total: 3, failed: 0) }
+        try await waitUntil(catalog) { $0.progress == LoadProgress(completed: 1, total: 3, failed: 0) }
         calls[1].resume(throwing: URLError(.badServerResponse))
-        await waitUntil(catalog) { $0.progress == LoadProgress(completed: 2, total: 3, failed: 1) }
+        try await waitUntil(catalog) { $0.progress == LoadProgress(completed: 2, total: 3, failed: 1) }
         calls[2].resume(returning: Self.photo(for: calls[2].arguments))
         await load.value
         #expect(catalog.progress == nil)

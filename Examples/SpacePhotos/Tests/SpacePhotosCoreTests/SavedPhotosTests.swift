@@ -43,7 +43,7 @@ struct SavedPhotosTests {
     @Test func savingShowsProgressThenTheSavedList() async throws {
         let repository = try await repository()
         let saved = model(repository)
-        await waitUntil(saved) { $0.isLoaded }
+        try await waitUntil(saved) { $0.isLoaded }
         #expect(saved.isSaving(Self.photo) == false)
 
         let saving = Task { await saved.save(Self.photo) }
@@ -56,7 +56,7 @@ struct SavedPhotosTests {
         call.resume(returning: Self.png)
         #expect(await saving.value)
         #expect(saved.isSaving(Self.photo) == false)
-        await waitUntil(saved) { $0.isSaved(Self.photo) }
+        try await waitUntil(saved) { $0.isSaved(Self.photo) }
         #expect(saved.photos.map(\.photo) == [Self.photo])
         #expect(saved.photos.first?.mediaType == "image/png")
         #expect(saved.photos.first?.imageByteCount == Self.png.data.count)
@@ -67,9 +67,9 @@ struct SavedPhotosTests {
         let repository = try await repository()
         try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
         let saved = model(repository)
-        await waitUntil(saved) { $0.photos.count == 1 }
+        try await waitUntil(saved) { $0.photos.count == 1 }
         #expect(await saved.unsave(Self.photo))
-        await waitUntil(saved) { $0.photos.isEmpty }
+        try await waitUntil(saved) { $0.photos.isEmpty }
         #expect(try await repository.imageData(for: Self.photo.id) == nil)
     }
 

@@ -19,9 +19,9 @@ struct TodoListViewModelTests {
 
     @Test func addingShowsTheItemOnceCommitted() async throws {
         let model = TodoListViewModel(repository: repository)
-        await waitUntil(model) { $0.isLoaded }
+        try await waitUntil(model) { $0.isLoaded }
         #expect(await model.add("Water the plants"))
-        await waitUntil(model) { $0.todos.count == 1 }
+        try await waitUntil(model) { $0.todos.count == 1 }
         #expect(model.todos.map(\.text) == ["Water the plants"])
         #expect(model.errorMessage == nil)
     }
@@ -37,18 +37,18 @@ struct TodoListViewModelTests {
         let model = TodoListViewModel(repository: repository)
         let repository = self.repository
         _ = try await Task.detached { try await repository.add("Written elsewhere") }.value
-        await waitUntil(model) { $0.todos.map(\.text) == ["Written elsewhere"] }
+        try await waitUntil(model) { $0.todos.map(\.text) == ["Written elsewhere"] }
     }
 
     @Test func editingTheSelectionKeepsItsIdentityAndPlace() async throws {
         try await repository.add("first")
         try await repository.add("second")
         let model = TodoListViewModel(repository: repository)
-        await waitUntil(model) { $0.todos.count == 2 }
+        try await waitUntil(model) { $0.todos.count == 2 }
         let first = model.todos[0]
         model.select(first.id)
         #expect(await model.editSelected(text: "first, edited"))
-        await waitUntil(model) { $0.todos.first?.text == "first, edited" }
+        try await waitUntil(model) { $0.todos.first?.text == "first, edited" }
         #expect(model.todos[0].id == first.id)
         #expect(model.selectedTodo?.text == "first, edited")
     }
@@ -56,25 +56,25 @@ struct TodoListViewModelTests {
     @Test func deletingTheSelectionClearsIt() async throws {
         let item = try await repository.add("doomed")
         let model = TodoListViewModel(repository: repository)
-        await waitUntil(model) { $0.todos.count == 1 }
+        try await waitUntil(model) { $0.todos.count == 1 }
         model.select(item.id)
         #expect(await model.delete(id: try #require(item.id)))
         #expect(model.selectedID == nil)
-        await waitUntil(model) { $0.todos.isEmpty }
+        try await waitUntil(model) { $0.todos.isEmpty }
     }
 
     @Test func itStaysUsableWithTenThousandItems() async throws {
         try await repository.add(contentsOf: (0..<10_000).map { "item \($0)" })
         let model = TodoListViewModel(repository: repository)
-        await waitUntil(model) { $0.todos.count == 10_000 }
+        try await waitUntil(model) { $0.todos.count == 10_000 }
         #expect(await model.add("one more"))
-        await waitUntil(model) { $0.todos.count == 10_001 }
+        try await waitUntil(model) { $0.todos.count == 10_001 }
         #expect(model.todos.last?.text == "one more")
     }
 
     @Test func releasingTheViewModelReleasesItAndItsObserver() async throws {
         var model: TodoListViewModel? = TodoListViewModel(repository: repository)
-        await waitUntil(try #require(model)) { $0.isLoaded }
+        try await waitUntil(try #require(model)) { $0.isLoaded }
         #expect(database.activeObservationCount == 1)
         weak let released = model
         model = nil
@@ -101,7 +101,7 @@ struct TodoEditingTests {
         model.draft = "富士山に登る"
         #expect(await model.submitDraft())
         #expect(model.draft.isEmpty)
-        await waitUntil(model) { $0.todos.count == 1 }
+        try await waitUntil(model) { $0.todos.count == 1 }
         #expect(model.selectedTodo?.text == "富士山に登る")
     }
 
@@ -121,7 +121,7 @@ struct TodoEditingTests {
     @Test func editingInPlaceSavesOrKeepsTheTypedText() async throws {
         let item = try await repository.add("first")
         let model = TodoListViewModel(repository: repository)
-        await waitUntil(model) { $0.todos.count == 1 }
+        try await waitUntil(model) { $0.todos.count == 1 }
         let id = try #require(item.id)
         model.beginEditing(id: id)
         #expect(model.editingID == id)
@@ -132,7 +132,7 @@ struct TodoEditingTests {
         model.editText = "first, edited"
         #expect(await model.commitEditing())
         #expect(model.editingID == nil)
-        await waitUntil(model) { $0.todos.first?.text == "first, edited" }
+        try await waitUntil(model) { $0.todos.first?.text == "first, edited" }
         model.beginEditing(id: id)
         model.editText = "never saved"
         model.cancelEditing()
@@ -146,7 +146,7 @@ struct TodoEditingTests {
         let item = try await repository.add("first")
         let id = try #require(item.id)
         let model = TodoListViewModel(repository: repository)
-        await waitUntil(model) { $0.todos.count == 1 }
+        try await waitUntil(model) { $0.todos.count == 1 }
         model.beginEditing(id: id)
         model.editText = "first, edited"
         // A refused add leaves a message; the save clears it as it starts.
@@ -164,7 +164,7 @@ struct TodoEditingTests {
         }
         for await _ in entered { break }
         let saving = Task { await model.commitEditing() }
-        await waitUntil(model) { $0.errorMessage == nil }  // the save has taken its text
+        try await waitUntil(model) { $0.errorMessage == nil }  // the save has taken its text
         model.editText += " twice"
         gate.signal()
         _ = try await holder.value
@@ -178,7 +178,7 @@ struct TodoEditingTests {
     @Test func deletingWaitsForConfirmationAndSelectsTheNextRow() async throws {
         try await repository.add(contentsOf: ["a", "b", "c"])
         let model = TodoListViewModel(repository: repository)
-        await waitUntil(model) { $0.todos.count == 3 }
+        try await waitUntil(model) { $0.todos.count == 3 }
         model.moveSelection(by: 1)
         #expect(model.selectedTodo?.text == "a", "from no selection, down selects the first")
         model.moveSelection(by: 1)
@@ -190,7 +190,7 @@ struct TodoEditingTests {
         #expect(try await repository.all().count == 3)
         model.requestDeletion(id: try #require(b.id))
         #expect(await model.confirmDeletion())
-        await waitUntil(model) { $0.todos.count == 2 }
+        try await waitUntil(model) { $0.todos.count == 2 }
         #expect(model.selectedTodo?.text == "c")
         model.moveSelection(by: -10)
         #expect(model.selectedTodo?.text == "a", "stops at the top")

@@ -38,7 +38,7 @@ struct AppSessionIntegrationTests {
         login.id = "astro"
         login.password = "stardust-42"
         await login.loginButtonPressed()
-        await waitUntil(app) { $0.screen == .main }
+        try await waitUntil(app) { $0.screen == .main }
     }
 
     @Test func theNextStartGoesStraightInAndAnExpiredTokenIsRefreshed() async throws {

@@ -85,7 +85,7 @@ struct CatalogIntegrationTests {
             let repository = try await SavedPhotoRepository.open(at: directory.url.appendingPathComponent("saved.sqlite"))
             let saved = SavedPhotos(repository: repository, pipeline: ImagePipeline(client: server.client))
             #expect(await saved.save(photo))
-            await waitUntil(saved) { $0.isSaved(photo) }
+            try await waitUntil(saved) { $0.isSaved(photo) }
             let entry = try #require(saved.photos.first)
             #expect(["image/png", "image/jpeg"].contains(entry.mediaType))
             let stored = try #require(try await repository.imageData(for: photo.id))
@@ -93,7 +93,7 @@ struct CatalogIntegrationTests {
             #expect(stored == served)
 
             #expect(await saved.unsave(photo))
-            await waitUntil(saved) { $0.photos.isEmpty }
+            try await waitUntil(saved) { $0.photos.isEmpty }
         }
     }
 }

@@ -19,12 +19,15 @@ struct SlowIntegrationTests {
         }
     }
 
-    @Test func aCancelledRequestEndsWithCancellationError() async throws {
-        try await withServer { server in
+    @Test func aRequestCancelledWhileTheServerWaitsEndsWithCancellationError() async throws {
+        let events = ServerLogEvents()
+        try await withServer({ $0.logger = events.logger() }) { server in
             let client = server.client
             let request = Task {
                 try await client.send(Request<Answer>.get("/slow", query: [URLQueryItem(name: "ms", value: "10000")]))
             }
+            // In flight: the server has the request and is waiting.
+            try await events.first(containing: "Slow answer: waiting")
             request.cancel()
             await #expect(throws: CancellationError.self) { try await request.value }
         }

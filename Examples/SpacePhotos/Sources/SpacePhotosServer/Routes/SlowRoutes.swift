@@ -11,8 +11,9 @@ struct SlowRoutes: Sendable {
     }
 
     func add(to router: Router<ServerRequestContext>) {
-        router.get("slow") { request, _ -> Answer in
+        router.get("slow") { request, context -> Answer in
             let milliseconds = try request.integerParameter("ms", in: 0...10_000) ?? 1_000
+            context.logger.debug("Slow answer: waiting", metadata: ["ms": "\(milliseconds)"])
             try await request.body.consumeWithCancellationOnInboundClose { _ in
                 try await sleepUnlessShuttingDown(for: .milliseconds(milliseconds))
             }

@@ -51,7 +51,7 @@ struct CatalogDemo {
         )
         let started = ContinuousClock.now
         let firstLoad = Task { await catalog.updateItems() }
-        await waitUntil(catalog) { $0.isLoading }
+        try await waitUntil(catalog) { $0.isLoading }
         narrator.step("Loading (slowly)… then pull to refresh: the new load supersedes it.")
         await catalog.updateItems()
         await firstLoad.value
@@ -77,16 +77,16 @@ struct CatalogDemo {
         let repository = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
         let saved = SavedPhotos(repository: repository, pipeline: pipeline)
         let saving = Task { await saved.save(photo) }
-        await waitUntil(saved) { $0.isSaving(photo) }
+        try await waitUntil(saved) { $0.isSaving(photo) }
         narrator.step("Saving “\(photo.title)”… button disabled: \(saved.isSaving(photo))")
         _ = await saving.value
         for other in catalog.items.dropFirst().prefix(2) {
             await saved.save(other)
         }
-        await waitUntil(saved) { $0.photos.count == min(3, catalog.items.count) }
+        try await waitUntil(saved) { $0.photos.count == min(3, catalog.items.count) }
         narrator.result("Saved: " + saved.photos.map { "\($0.photo.day) (\($0.imageByteCount / 1024) KiB)" }.joined(separator: ", "))
         await saved.unsave(photo)
-        await waitUntil(saved) { !$0.isSaved(photo) }
+        try await waitUntil(saved) { !$0.isSaved(photo) }
         narrator.result("After unsaving \(photo.day): " + saved.photos.map(\.photo.day).joined(separator: ", "))
     }
 

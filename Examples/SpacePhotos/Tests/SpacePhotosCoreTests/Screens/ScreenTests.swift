@@ -76,7 +76,7 @@ struct ScreenTests {
     @Test func anEmptyToDoList() async throws {
         let program = try await makeProgram()
         press(program, .character("3"))
-        await waitUntil(program.app.todos) { $0.isLoaded }
+        try await waitUntil(program.app.todos) { $0.isLoaded }
         #expect(screen(program) == Self.emptyToDos)
     }
 
@@ -84,7 +84,7 @@ struct ScreenTests {
         let program = try await makeProgram { dependencies in
             try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do number \($0)" })
         }
-        await waitUntil(program.app.todos) { $0.todos.count == 10_000 }
+        try await waitUntil(program.app.todos) { $0.todos.count == 10_000 }
         press(program, .character("3"))
         _ = screen(program)  // the list's height is known once drawn
         press(program, .end)
@@ -111,7 +111,7 @@ struct ScreenTests {
         let program = try await makeProgram()
         await program.app.photos.refresh()
         press(program, .character("s"))
-        await waitUntil(program.app.photos) { $0.isSelectedSaving }
+        try await waitUntil(program.app.photos) { $0.isSelectedSaving }
         #expect(screen(program) == Self.photoSaving)
         press(program, .character("q"))
         #expect(screen(program, "quit dialog").contains("A photo is being saved. Quit and lose it?"))
