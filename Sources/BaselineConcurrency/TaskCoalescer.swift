@@ -102,7 +102,6 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   is cancelled (at once, whatever the run is doing).
     public func value(for key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let waiterID = state.withLock { $0.makeID() }
-        #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             // A caller waits on a continuation, not on the run's task, so the
             // runtime cannot see whom it waits for: a caller escalated while
@@ -114,7 +113,6 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
                 escalateRun(for: key, waiterID: waiterID, to: priority)
             }
         }
-        #endif
         return try await wait(for: key, waiterID: waiterID, operation: operation)
     }
 
@@ -208,11 +206,9 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     private static func escalate(_ run: Task<Void, Never>, to priority: TaskPriority) {
-        #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             run.escalatePriority(to: priority)
         }
-        #endif
     }
 
     private func leave(key: Key, waiterID: UInt64) {

@@ -134,6 +134,19 @@ struct TaskCoalescerTests {
     let priorityProbe = TaskCoalescer<String, TaskPriority>()
     let gate = ControllableCall<Void, Void>()
 
+    /// Whether tasks can be escalated by hand, which passing escalation on to
+    /// a run needs: always on Linux, from the 2025 OS releases on Apple's.
+    static var escalationIsAvailable: Bool {
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) { true } else { false }
+    }
+
+    /// What the runtime does to a task when someone more urgent awaits it.
+    func escalate(_ task: Task<TaskPriority, any Error>, to priority: TaskPriority) {
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            task.escalatePriority(to: priority)
+        }
+    }
+
     func startProbe(priority: TaskPriority) -> Task<TaskPriority, any Error> {
         Task(priority: priority) { [priorityProbe, gate] in
             try await priorityProbe.value(for: "k") {
@@ -143,7 +156,8 @@ struct TaskCoalescerTests {
         }
     }
 
-    @Test func aMoreUrgentCallerRaisesTheRunItJoins() async throws {
+    @Test(.enabled(if: Self.escalationIsAvailable, "Escalating a task by hand needs the 2025 OS releases"))
+    func aMoreUrgentCallerRaisesTheRunItJoins() async throws {
         let background = startProbe(priority: .background)
         let run = try await gate.nextCall()
         let urgent = startProbe(priority: .high)
@@ -154,18 +168,19 @@ struct TaskCoalescerTests {
         #expect(try await background.value >= .high)
     }
 
-    @Test func aCallerEscalatedWhileItWaitsRaisesTheRun() async throws {
+    @Test(.enabled(if: Self.escalationIsAvailable, "Escalating a task by hand needs the 2025 OS releases"))
+    func aCallerEscalatedWhileItWaitsRaisesTheRun() async throws {
         let caller = startProbe(priority: .background)
         let run = try await gate.nextCall()
         try await priorityProbe.waitUntilWaiting(atLeast: 1)
 
-        // What the runtime does to a task when someone more urgent awaits it.
-        caller.escalatePriority(to: .high)
+        escalate(caller, to: .high)
         run.resume()
         #expect(try await caller.value >= .high)
     }
 
-    @Test func aCallerEscalatedBeforeItStartsTheRunRaisesIt() async throws {
+    @Test(.enabled(if: Self.escalationIsAvailable, "Escalating a task by hand needs the 2025 OS releases"))
+    func aCallerEscalatedBeforeItStartsTheRunRaisesIt() async throws {
         // A new task takes its creator's base priority, not an escalation.
         let ready = ControllableCall<Void, Void>()
         let caller = Task(priority: .background) { [priorityProbe, gate] in
@@ -176,7 +191,7 @@ struct TaskCoalescerTests {
             }
         }
         let starting = try await ready.nextCall()
-        caller.escalatePriority(to: .high)
+        escalate(caller, to: .high)
         starting.resume()
 
         let run = try await gate.nextCall()

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // Baseline's AsyncHTTPClient transport: a separate package so that apps using
 // BaselineHTTP over URLSession never resolve or build SwiftNIO.
