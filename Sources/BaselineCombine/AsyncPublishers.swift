@@ -67,10 +67,12 @@ private final class TaskSubscription<Output: Sendable>: Subscription, Sendable {
         var task: Task<Void, Never>?
     }
 
-    // safety: the downstream subscriber is only reached through `state`'s
-    // lock, and released at completion or cancellation; Combine requires a
-    // subscription to serialise its calls into the subscriber, which
-    // delivering once satisfies.
+    // safety: the downstream subscriber (not Sendable) is stored and taken
+    // out only under `state`'s lock, and called outside it — never under it,
+    // since a subscriber may call `request` or `cancel` from `receive` and
+    // would deadlock. Combine requires the calls into a subscriber to be
+    // serial: `deliver` takes the subscriber out (leaving nil) before calling
+    // it, so at most one task ever calls it, once.
     private let state: UncheckedLockedState<State>
     private let operation: @Sendable () async throws -> Output
 
@@ -128,8 +130,11 @@ where Base.Element: Sendable {
         var task: Task<Void, Never>?
     }
 
-    // safety: as for TaskSubscription — every access to the subscriber goes
-    // through the lock, and only the iterating task calls into it, in order.
+    // safety: as for TaskSubscription, the subscriber is stored and taken out
+    // only under the lock and called outside it. Every call into it comes
+    // from the one iterating task, in order (`finish` included), which makes
+    // the calls serial as Combine requires; a `cancel` meanwhile only clears
+    // the stored reference.
     private let state: UncheckedLockedState<State>
     private let base: Base
 
@@ -217,8 +222,11 @@ where Base.Element: Sendable {
 }
 
 /// A lock around state that holds non-Sendable values (a Combine subscriber).
-final class UncheckedLockedState<Value>: @unchecked Sendable { // safety: every access holds `lock`
-    // `value` is only reached inside `withLock`, under `lock`.
+///
+/// The lock makes access to the state itself race-free; a non-Sendable value
+/// taken out of it and used on another thread is the user's to justify (each
+/// use above says why its subscriber may be called from its task).
+final class UncheckedLockedState<Value>: @unchecked Sendable { // safety: `value` is read and written only inside `withLock`, under `lock`; what leaves the lock is covered by each user's own safety comment
     private let lock = NSLock()
     private var value: Value
 

@@ -303,9 +303,18 @@ final class SegmentReader: Sendable {
 }
 
 /// Reads any `AsyncSequence` of chunks, once.
-final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable where Chunks.Element == Data { // safety: `iterator` is touched only by the body's single reader (`StreamIteration`), one call at a time, and by its deinit-time `cancel()` after the last call
+///
+/// ``HTTPBody/discard()`` may call ``cancel()`` from any task while a read is
+/// waiting for a chunk. The iterator therefore lives under `lock`, and a read
+/// takes it out for the duration of its `next()`: a cancel that comes then
+/// marks the reader cancelled, and the read drops the iterator when it
+/// returns (for a generic sequence, dropping the iterator is the only way to
+/// say "stop").
+final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable where Chunks.Element == Data { // safety: `iterator` and `cancelled` are read and written only under `lock`; an iterator taken out by `next()` belongs to that call alone until it is put back under the lock, and the body's single reader (`StreamIteration`) makes one call at a time
     private let chunks: Chunks
+    private let lock = NSLock()
     private var iterator: Chunks.AsyncIterator?
+    private var started = false
     private var cancelled = false
 
     init(_ chunks: Chunks) {
@@ -313,15 +322,30 @@ final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unch
     }
 
     func next() async throws -> Data? {
-        guard !cancelled else { return nil }
-        if iterator == nil { iterator = chunks.makeAsyncIterator() }
-        return try await iterator?.next()
+        let taken: Chunks.AsyncIterator? = lock.withLock {
+            guard !cancelled else { return nil }
+            if !started {
+                started = true
+                return chunks.makeAsyncIterator()
+            }
+            return iterator.take()
+        }
+        guard var current = taken else { return nil }
+        let chunk = try await current.next()
+        lock.withLock {
+            // Cancelled meanwhile: drop the iterator here instead.
+            if !cancelled { iterator = current }
+        }
+        return chunk
     }
 
     func cancel() {
-        // Dropping the iterator is the only signal a generic sequence has.
-        cancelled = true
-        iterator = nil
+        let dropped = lock.withLock {
+            cancelled = true
+            return iterator.take()
+        }
+        // Released after the lock: an iterator's deinit may do work.
+        withExtendedLifetime(dropped) {}
     }
 }
 

@@ -123,6 +123,57 @@ struct StreamingBodyTests {
         #expect(throws: HTTPClientError.self) { try HTTPBody(contentsOf: URL(fileURLWithPath: "/nonexistent/file")) }
     }
 
+    /// Chunks handed out by the test, one `ControllableCall` per read; the
+    /// iterator reports when it is released.
+    struct HandedChunks: AsyncSequence, Sendable {
+        let source = ControllableCall<Void, Data?>()
+        let released: AsyncStream<Void>
+        let releasedSink: AsyncStream<Void>.Continuation
+
+        init() {
+            (released, releasedSink) = AsyncStream.makeStream(of: Void.self)
+        }
+
+        final class ReleaseReporter: Sendable {
+            let sink: AsyncStream<Void>.Continuation
+            init(_ sink: AsyncStream<Void>.Continuation) { self.sink = sink }
+            deinit { sink.yield(); sink.finish() }
+        }
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let source: ControllableCall<Void, Data?>
+            let reporter: ReleaseReporter
+            mutating func next() async throws -> Data? { try await source() }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(source: source, reporter: ReleaseReporter(releasedSink))
+        }
+    }
+
+    @Test func discardingWhileAReadWaitsEndsTheStreamAfterThatRead() async throws {
+        let chunks = HandedChunks()
+        let body = HTTPBody(chunks, length: nil)
+        let reader = Task {
+            var iterator = body.makeAsyncIterator()
+            let first = try await iterator.next()
+            let second = try await iterator.next()
+            return (first, second)
+        }
+        let read = try await chunks.source.nextCall()
+        // From another task, while the read waits (a retry dropping the body).
+        body.discard()
+        #expect(read.resume(returning: Data("late".utf8)))
+
+        let (first, second) = try await reader.value
+        #expect(first == Data("late".utf8))
+        #expect(second == nil)
+        // The source was not asked again, and its iterator was let go.
+        #expect(chunks.source.callCount == 1)
+        var released = chunks.released.makeAsyncIterator()
+        #expect(await released.next() != nil)
+    }
+
     @Test func cancellingTheReaderSurfacesCancellationError() async throws {
         let (stream, _) = AsyncThrowingStream.makeStream(of: Data.self)
         let body = HTTPBody(stream, length: nil)
