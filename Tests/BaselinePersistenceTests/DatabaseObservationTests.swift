@@ -90,6 +90,25 @@ struct DatabaseObservationTests {
         #expect(database.activeObservationCount == 0)
     }
 
+    @Test func waitingForObservationsToEndReturnsWhenTheLastConsumerIsCancelled() async throws {
+        try await database.waitUntilObservationsEnd()   // none yet: at once
+        let (started, startedSink) = AsyncStream.makeStream(of: Void.self)
+        let consumer = Task { [database] in
+            for try await _ in database.observe({ db in try Note.fetchCount(db) }) { startedSink.yield() }
+        }
+        for await _ in started { break }
+        #expect(database.activeObservationCount == 1)
+
+        let leakCheck = Task { [database] in try await database.waitUntilObservationsEnd() }
+        leakCheck.cancel()
+        await #expect(throws: CancellationError.self) { try await leakCheck.value }
+
+        let ended = Task { [database] in try await database.waitUntilObservationsEnd() }
+        consumer.cancel()
+        try await ended.value
+        _ = try? await consumer.value
+    }
+
     @Test func observingAClosedDatabaseEndsAtOnce() async throws {
         try await database.close()
         var results = database.observe { db in try Note.fetchCount(db) }.makeAsyncIterator()

@@ -175,48 +175,12 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     }
 
     private let routes = LockedValue<[Int: Route]>([:])
-    /// Waiters for ``waitUntilIdle()``, by a number of their own so a
-    /// cancelled one can leave; `nil` once cancellation came first.
-    private let idleWaiters = LockedValue(IdleWaiters())
-
-    private struct IdleWaiters {
-        var next = 0
-        var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
-        var cancelled: Set<Int> = []
-    }
+    private let idleWaiters = IdleWaiters()
 
     var activeCount: Int { routes.withLock { $0.count } }
 
     func waitUntilIdle() async throws {
-        let id = idleWaiters.withLock { waiters in defer { waiters.next += 1 }; return waiters.next }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // Checked and queued under the routes' lock, so a transfer
-                // ending in between cannot be missed; a cancellation that came
-                // before the continuation existed left its mark for it.
-                let idle = routes.withLock { routes -> Bool? in
-                    if routes.isEmpty { return true }
-                    return idleWaiters.withLock { waiters in
-                        if waiters.cancelled.remove(id) != nil { return nil }
-                        waiters.waiting[id] = continuation
-                        return false
-                    }
-                }
-                switch idle {
-                case .some(true): continuation.resume()
-                case .some(false): break  // resumed by the last transfer's end, or by cancellation
-                case nil: continuation.resume(throwing: CancellationError())
-                }
-            }
-        } onCancel: {
-            let waiter = idleWaiters.withLock { waiters -> CheckedContinuation<Void, any Error>? in
-                if let waiter = waiters.waiting.removeValue(forKey: id) { return waiter }
-                waiters.cancelled.insert(id)
-                return nil
-            }
-            waiter?.resume(throwing: CancellationError())
-        }
-        idleWaiters.withLock { _ = $0.cancelled.remove(id) }
+        try await idleWaiters.wait { routes.withLock { $0.isEmpty } }
     }
 
     func register(_ task: Int, route: Route) {
@@ -269,12 +233,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (removed, idle) = routes.withLock { routes -> (Route?, [CheckedContinuation<Void, any Error>]) in
-            let route = routes.removeValue(forKey: task.taskIdentifier)
-            guard routes.isEmpty else { return (route, []) }
-            return (route, idleWaiters.withLock { waiters in defer { waiters.waiting = [:] }; return Array(waiters.waiting.values) })
+        let (removed, idle) = routes.withLock { routes in
+            (routes.removeValue(forKey: task.taskIdentifier), routes.isEmpty)
         }
-        for waiter in idle { waiter.resume() }
+        if idle { idleWaiters.resumeAll() }
         guard let route = removed else { return }
         if let error {
             route.head?.resume(throwing: error)

@@ -79,6 +79,23 @@ extension SQLiteDatabase {
 
     /// How many observations are running (for diagnostics and tests).
     public var activeObservationCount: Int { observations.count }
+
+    /// Returns once no observation is running: every ``observe(_:)``
+    /// sequence has ended, been abandoned by its consumer, or been ended by
+    /// closing the database. A consumer's task that was cancelled ends its
+    /// observation a moment after, so a leak check waits here rather than
+    /// reading ``activeObservationCount`` at once.
+    ///
+    /// ```swift
+    /// model = nil   // its observing task is cancelled
+    /// try await database.waitUntilObservationsEnd()
+    /// ```
+    ///
+    /// - Throws: `CancellationError` when the waiting task is cancelled
+    ///   first, so a time limit fails the check instead of hanging it.
+    public func waitUntilObservationsEnd() async throws {
+        try await observations.waitUntilEmpty()
+    }
 }
 
 /// The running observations of one database, so that closing it ends them.
@@ -95,6 +112,7 @@ final class ObservationRegistry: Sendable {
     }
 
     private let state = LockedValue(State())
+    private let emptyWaiters = IdleWaiters()
     /// Where GRDB hands fresh values over; the stream then delivers them to
     /// the consumer's own executor.
     let deliveryQueue = DispatchQueue(label: "baseline.persistence.observation")
@@ -123,8 +141,15 @@ final class ObservationRegistry: Sendable {
     }
 
     func remove(_ id: UInt64) {
-        let entry = state.withLock { $0.entries.removeValue(forKey: id) }
+        let (entry, empty) = state.withLock { state in
+            (state.entries.removeValue(forKey: id), state.entries.isEmpty)
+        }
         entry?.cancel?()
+        if empty { emptyWaiters.resumeAll() }
+    }
+
+    func waitUntilEmpty() async throws {
+        try await emptyWaiters.wait { count == 0 }
     }
 
     /// Closes the registry and ends every observation; `false` if it was closed already.
@@ -141,6 +166,7 @@ final class ObservationRegistry: Sendable {
             entry.cancel?()
             entry.finish()
         }
+        emptyWaiters.resumeAll()
         return true
     }
 }

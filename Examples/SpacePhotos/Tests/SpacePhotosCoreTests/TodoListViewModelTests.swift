@@ -35,9 +35,13 @@ struct TodoListViewModelTests {
 
     @Test func theListFollowsWritesFromAnotherActor() async throws {
         let model = TodoListViewModel(repository: repository)
+        try await waitUntil(model) { $0.isLoaded }
+        #expect(model.todos.isEmpty)
         let repository = self.repository
         _ = try await Task.detached { try await repository.add("Written elsewhere") }.value
-        try await waitUntil(model) { $0.todos.map(\.text) == ["Written elsewhere"] }
+        // Nothing on this side asked for it: the observation brought it.
+        try await waitUntil(model) { !$0.todos.isEmpty }
+        #expect(model.todos.map(\.text) == ["Written elsewhere"])
     }
 
     @Test func editingTheSelectionKeepsItsIdentityAndPlace() async throws {
@@ -78,10 +82,11 @@ struct TodoListViewModelTests {
         #expect(database.activeObservationCount == 1)
         weak let released = model
         model = nil
-        // No cycle keeps it alive: its StreamObserver goes with it, and a
-        // released StreamObserver stops (StreamObserverTests), which ends the
-        // database observation (DatabaseObservationTests).
+        // No cycle keeps it alive.
         #expect(released == nil)
+        // Its StreamObserver went with it and cancelled its task, whose end
+        // ends the database observation.
+        try await database.waitUntilObservationsEnd()
     }
 }
 
