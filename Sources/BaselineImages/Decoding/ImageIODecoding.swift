@@ -22,32 +22,65 @@ enum ImageIODecoding {
         }
         try limits.check(width: width, height: height)
         guard let image = CGImageSourceCreateImageAtIndex(source, 0, nil),
-              image.width == width, image.height == height,
-              let colorSpace = CGColorSpace(name: CGColorSpace.sRGB) else {
+              image.width == width, image.height == height else {
             throw ImageError.corruptImage("ImageIO could not decode the image")
         }
+        let hasAlpha = ![.none, .noneSkipFirst, .noneSkipLast].contains(image.alphaInfo)
+        let pixels: [UInt8]
+        if let grey = image.colorSpace, grey.model == .monochrome, !hasAlpha {
+            // Grey without alpha: read the grey values in the image's own
+            // space (no colour conversion) and repeat them, as libjpeg does.
+            let values = try draw(image, bytesPerPixel: 1, space: grey, bitmapInfo: CGImageAlphaInfo.none.rawValue)
+            var expanded = [UInt8](repeating: 255, count: width * height * 4)
+            for (index, value) in values.enumerated() {
+                expanded[index * 4] = value
+                expanded[index * 4 + 1] = value
+                expanded[index * 4 + 2] = value
+            }
+            pixels = expanded
+        } else {
+            // RGB (also behind a palette) is drawn in its own space, so its
+            // values come through unconverted; anything else (CMYK, Lab, grey
+            // with alpha) is converted to sRGB by ColorSync, and so differs
+            // from libjpeg's plain CMYK arithmetic on Linux.
+            let own = image.colorSpace.flatMap { $0.model == .indexed ? $0.baseColorSpace : $0 }
+            guard let space = own.flatMap({ $0.model == .rgb ? $0 : nil }) ?? CGColorSpace(name: CGColorSpace.sRGB) else {
+                throw ImageError.corruptImage("No colour space to decode the image into")
+            }
+            // Bitmap contexts only draw premultiplied RGBA: draw, then undo
+            // it (only pixels with partial alpha change).
+            var rgba = try draw(
+                image, bytesPerPixel: 4, space: space,
+                bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue | CGBitmapInfo.byteOrder32Big.rawValue
+            )
+            if hasAlpha {
+                for offset in stride(from: 0, to: rgba.count, by: 4) {
+                    let alpha = Int(rgba[offset + 3])
+                    guard alpha > 0, alpha < 255 else { continue }
+                    for channel in offset..<offset + 3 {
+                        rgba[channel] = UInt8(min(255, (Int(rgba[channel]) * 255 + alpha / 2) / alpha))
+                    }
+                }
+            }
+            pixels = rgba
+        }
+        return DecodedImage(width: width, height: height, validPixels: pixels)
+    }
 
-        // Bitmap contexts only draw premultiplied RGBA: draw, then undo it.
-        let bytesPerRow = width * 4
-        var pixels = [UInt8](repeating: 0, count: bytesPerRow * height)
+    /// `image` drawn into a fresh bitmap of 8-bit components.
+    private static func draw(_ image: CGImage, bytesPerPixel: Int, space: CGColorSpace, bitmapInfo: UInt32) throws -> [UInt8] {
+        let bytesPerRow = image.width * bytesPerPixel
+        var pixels = [UInt8](repeating: 0, count: bytesPerRow * image.height)
         let drawn = pixels.withUnsafeMutableBytes { buffer -> Bool in
             guard let context = CGContext(
-                data: buffer.baseAddress, width: width, height: height,
-                bitsPerComponent: 8, bytesPerRow: bytesPerRow, space: colorSpace,
-                bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue | CGBitmapInfo.byteOrder32Big.rawValue
+                data: buffer.baseAddress, width: image.width, height: image.height,
+                bitsPerComponent: 8, bytesPerRow: bytesPerRow, space: space, bitmapInfo: bitmapInfo
             ) else { return false }
-            context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
+            context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
             return true
         }
         guard drawn else { throw ImageError.corruptImage("Could not create a bitmap context") }
-        for offset in stride(from: 0, to: pixels.count, by: 4) {
-            let alpha = Int(pixels[offset + 3])
-            guard alpha > 0, alpha < 255 else { continue }
-            for channel in offset..<offset + 3 {
-                pixels[channel] = UInt8(min(255, (Int(pixels[channel]) * 255 + alpha / 2) / alpha))
-            }
-        }
-        return DecodedImage(width: width, height: height, validPixels: pixels)
+        return pixels
     }
 }
 #endif
