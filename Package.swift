@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BaselinePersistenceTests",
-            dependencies: ["BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
+            dependencies: ["BaselineConcurrency", "BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
         ),
         .testTarget(name: "BaselineStoreTests", dependencies: ["BaselineStore", "BaselineTesting"]),
         .testTarget(name: "BaselineTestingTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),

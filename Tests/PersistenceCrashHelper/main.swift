@@ -1,17 +1,25 @@
 // A child process for BaselinePersistenceTests' durability test.
 //
 // Usage: PersistenceCrashHelper <database path>
+//        PersistenceCrashHelper --loop <database path>
 //
 // Commits 100 rows, then opens a second write transaction, inserts rows in it,
 // prints "IN_TRANSACTION" and waits on standard input inside the transaction,
 // until the test kills it (SIGKILL: no cleanup, no rollback by the process).
+//
+// With --loop it writes transactions of 10,000 rows, one after another, for
+// ever, printing "ROWS" after every 1,000 rows and "COMMITTED" after each
+// commit, so the test can kill it at a moment of its choosing: in a
+// transaction, in a commit, or between two.
 
 import BaselinePersistence
 import Foundation
 import GRDB
 
-guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: PersistenceCrashHelper <database path>\n".utf8))
+let arguments = Array(CommandLine.arguments.dropFirst())
+let loops = arguments.first == "--loop"
+guard arguments.count == (loops ? 2 : 1), let path = arguments.last else {
+    FileHandle.standardError.write(Data("usage: PersistenceCrashHelper [--loop] <database path>\n".utf8))
     exit(2)
 }
 
@@ -23,7 +31,18 @@ migrator.registerMigration("items") { db in
     }
 }
 
-let database = try await SQLiteDatabase.open(at: URL(fileURLWithPath: CommandLine.arguments[1]), migrator: migrator)
+let database = try await SQLiteDatabase.open(at: URL(fileURLWithPath: path), migrator: migrator)
+if loops {
+    while true {
+        try await database.write { db in
+            for index in 0..<10_000 {
+                try db.execute(sql: "INSERT INTO item (payload) VALUES (?)", arguments: ["row \(index)"])
+                if index % 1_000 == 999 { FileHandle.standardOutput.write(Data("ROWS\n".utf8)) }
+            }
+        }
+        FileHandle.standardOutput.write(Data("COMMITTED\n".utf8))
+    }
+}
 try await database.write { db in
     for index in 0..<100 {
         try db.execute(sql: "INSERT INTO item (payload) VALUES (?)", arguments: ["committed \(index)"])
