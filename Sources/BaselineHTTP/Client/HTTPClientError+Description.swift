@@ -66,11 +66,21 @@ extension HTTPClientError: CustomStringConvertible, LocalizedError {
     /// "404 Not Found: No photo for 2024-13-01", or "The server answered
     /// 404 Not Found" when the body has no message.
     static func describe(status: HTTPResponse.Status, body: Data) -> String {
-        let phrase = status.reasonPhrase.isEmpty ? HTTPResponse.Status(code: status.code).reasonPhrase : status.reasonPhrase
+        let phrase = status.reasonPhrase.isEmpty ? reasonPhrases[status.code] ?? "" : status.reasonPhrase
         let statusText = phrase.isEmpty ? "\(status.code)" : "\(status.code) \(phrase)"
         if let message = serverMessage(in: body) { return "\(statusText): \(message)" }
         return "The server answered \(statusText)"
     }
+
+    /// Standard phrases for statuses whose head carries none (HTTP/2, or a
+    /// status made from its code alone).
+    private static let reasonPhrases: [Int: String] = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+        405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict",
+        410: "Gone", 412: "Precondition Failed", 413: "Content Too Large", 415: "Unsupported Media Type",
+        422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
+        501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+    ]
 
     /// Which field and why, from a `DecodingError`'s context.
     static func describe(decodingError error: any Error) -> String {
