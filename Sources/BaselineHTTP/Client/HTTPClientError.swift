@@ -56,32 +56,3 @@ public enum HTTPClientError: Error, Sendable {
         return text.count > limit ? String(text.prefix(limit)) + "…" : text
     }
 }
-
-extension HTTPClientError: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case let .invalidRequest(reason):
-            "Invalid request: \(reason)"
-        case let .transport(underlying):
-            "Transport failure: \(underlying)"
-        case let .unacceptableStatus(head, body):
-            "Unacceptable status \(head.status.code) \(head.status.reasonPhrase) (\(body.count) bytes of body)"
-        case let .decodingFailed(underlying, excerpt):
-            "Decoding failed: \(underlying); body begins: \(excerpt)"
-        case let .responseTooLarge(limit):
-            "Response body larger than the limit of \(limit) bytes"
-        case let .timedOut(after):
-            "The request timed out after \(after)"
-        case let .tooManyRedirects(limit):
-            "More than \(limit) redirects"
-        case let .unacceptableContentType(contentType?, head):
-            "Unacceptable content type \(contentType) (status \(head.status.code))"
-        case let .unacceptableContentType(nil, head):
-            "The response has a body but no content type (status \(head.status.code))"
-        case let .authenticationFailed(error):
-            "Authentication failed: \(error)"
-        case let .fileFailure(path, underlying):
-            "Could not write \(path): \(underlying)"
-        }
-    }
-}

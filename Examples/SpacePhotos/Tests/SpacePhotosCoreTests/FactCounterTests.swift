@@ -49,9 +49,10 @@ struct FactCounterTests {
         let store = TestStore(initialState: FactCounter.State()) { FactCounter(factClient: factClient) }
         await store.send(.refresh) { $0.isLoading = true }
         try await facts.nextCall().resume(throwing: URLError(.timedOut))
-        await store.receive(.factResponse(.failure(.init(message: "\(URLError(.timedOut))")))) {
+        // One human line, not the URLError's dump.
+        await store.receive(.factResponse(.failure(.init(message: "The request to the server timed out")))) {
             $0.isLoading = false
-            $0.fact = "Could not load a fact: \(URLError(.timedOut))"
+            $0.fact = "Could not load a fact: The request to the server timed out"
         }
         await store.finish()
     }

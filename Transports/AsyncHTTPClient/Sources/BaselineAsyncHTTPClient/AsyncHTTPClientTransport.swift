@@ -61,6 +61,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public static func configuration(maximumConnectionsPerHost: Int = 128, idleTimeout: TimeAmount = .seconds(60)) -> AsyncHTTPClient.HTTPClient.Configuration {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
         configuration.connectionPool = .init(idleTimeout: idleTimeout, concurrentHTTP1ConnectionsPerHostSoftLimit: maximumConnectionsPerHost)
+        // A refused connection fails now, not after ten seconds of retries
+        // against the connect timeout: retrying is the client's retry
+        // middleware's decision.
+        configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
 
@@ -84,7 +88,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let body {
             outgoing.body = Self.requestBody(body, progress: UploadProgressReporting.current)
         }
-        let response = try await client.execute(outgoing, deadline: .distantFuture)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, deadline: .distantFuture)
+        } catch {
+            throw TransportErrorMapping.map(error, server: authority)
+        }
 
         var fields = HTTPFields()
         for header in response.headers {
@@ -94,7 +103,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
         let length = response.headers.first(name: "content-length").flatMap(Int.init)
         let chunks = response.body.map { buffer in Data(buffer.readableBytesView) }
-        return (head, HTTPBody(chunks, length: length))
+        return (head, HTTPBody(ErrorMappingBody(base: chunks, server: authority), length: length))
     }
 
     /// The request body as AsyncHTTPClient takes it, counting bytes as the

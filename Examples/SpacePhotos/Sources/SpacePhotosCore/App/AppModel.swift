@@ -110,7 +110,7 @@ public final class AppModel {
         } catch where Self.isUnreachable(error) {
             screen = .unavailable("The server cannot be reached (\(Self.reason(error))). Check that it runs, then retry.")
         } catch {
-            screen = .unavailable("The server could not check your session (\(error)). Retry in a moment.")
+            screen = .unavailable("The server could not check your session (\(ErrorMessage.line(for: error))). Retry in a moment.")
         }
     }
 
@@ -120,7 +120,7 @@ public final class AppModel {
         do {
             try await dependencies.logOut()
         } catch {
-            errorMessage = "Logging out failed: \(error)"
+            errorMessage = ErrorMessage.line("Logging out failed", error)
             return
         }
         showLogin(notice: nil)
@@ -205,10 +205,10 @@ public final class AppModel {
 
     private static func reason(_ error: any Error) -> String {
         switch error {
-        case let HTTPClientError.transport(underlying): "\(underlying)"
+        case let HTTPClientError.transport(underlying): ErrorMessage.line(for: underlying)
         case let LoginError.networkUnreachable(reason): reason
         case let HTTPClientError.authenticationFailed(.refreshFailed(underlying)): reason(underlying)
-        default: "\(error)"
+        default: ErrorMessage.line(for: error)
         }
     }
 }

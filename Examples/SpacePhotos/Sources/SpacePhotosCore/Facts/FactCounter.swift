@@ -65,7 +65,7 @@ public struct FactCounter: Reducer {
                 } catch is CancellationError {
                     return
                 } catch {
-                    await send(.factResponse(.failure(FactError(message: "\(error)"))))
+                    await send(.factResponse(.failure(FactError(message: ErrorMessage.line(for: error)))))
                 }
             }
             .cancellable(id: CancelID.factRequest, cancelInFlight: true)

@@ -41,7 +41,7 @@ public struct LegacyAuthAPI: Sendable {
         let task = session.dataTask(with: request) { data, response, error in
             if let error {
                 let cancelled = (error as? URLError)?.code == .cancelled
-                completion(.failure(cancelled ? CancellationError() : LoginError.networkUnreachable(reason: "\(error)")))
+                completion(.failure(cancelled ? CancellationError() : LoginError.networkUnreachable(reason: ErrorMessage.line(for: error))))
                 return
             }
             guard let response = response as? HTTPURLResponse else {

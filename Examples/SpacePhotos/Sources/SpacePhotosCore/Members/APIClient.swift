@@ -67,7 +67,7 @@ public enum APIClientError: Error, Sendable, CustomStringConvertible {
         case let error as APIClientError: self = error
         case let error as SecureValueStoreError: self = .tokenStore(error)
         case let error as HTTPClientError: self = .http(error)
-        default: self = .other("\(error)")
+        default: self = .other(ErrorMessage.line(for: error))
         }
     }
 
@@ -75,7 +75,7 @@ public enum APIClientError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .notLoggedIn: "Not logged in."
         case .tokenStore: "The stored login could not be read."
-        case let .http(error): "\(error)"
+        case let .http(error): error.description
         case let .other(message): message
         }
     }

@@ -51,7 +51,7 @@ public final class MemberScreenModel {
         } catch is CancellationError {
             return
         } catch {
-            errorMessage = "The member screen could not load: \(error)"
+            errorMessage = ErrorMessage.line("The member screen could not load", error)
         }
     }
 }

@@ -89,7 +89,7 @@ public final class PhotoCatalog {
         case .failure(is CancellationError):
             break
         case let .failure(error):
-            errorMessage = "The catalog could not be loaded: \(error)"
+            errorMessage = ErrorMessage.line("The catalog could not be loaded", error)
         }
     }
 

@@ -105,7 +105,7 @@ public final class SavedPhotos {
         switch error {
         case is CancellationError: break
         case let error as SavedPhotoError: errorMessage = error.description
-        default: errorMessage = "The photo could not be saved: \(error)"
+        default: errorMessage = ErrorMessage.line("The photo could not be saved", error)
         }
     }
 }

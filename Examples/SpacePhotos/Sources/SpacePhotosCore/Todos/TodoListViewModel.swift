@@ -201,7 +201,7 @@ public final class TodoListViewModel {
         switch error {
         case let error as TodoError: errorMessage = error.description
         case is CancellationError: break
-        default: errorMessage = "The to-do list could not be saved: \(error)"
+        default: errorMessage = ErrorMessage.line("The to-do list could not be saved", error)
         }
     }
 }

@@ -75,7 +75,7 @@ struct PhotosScreen {
         case let .success(image):
             images.draw(image, named: photo.url.absoluteString, in: imageRect, on: &frame)
         case let .failure(error):
-            frame.buffer.writeWrapped("No image: \(error)", in: imageRect.centered(width: imageRect.width, height: 2), style: Theme.error)
+            frame.buffer.writeWrapped("No image: \(ErrorMessage.line(for: error))", in: imageRect.centered(width: imageRect.width, height: 2), style: Theme.error)
         case .empty:
             let spinner = frame.spinner(at: tick)
             frame.buffer.writeCentered("\(spinner) Loading the image…", in: imageRect, row: imageRect.y + imageRect.height / 2, style: Theme.secondary)

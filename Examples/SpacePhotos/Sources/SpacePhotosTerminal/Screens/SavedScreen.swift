@@ -48,7 +48,7 @@ struct SavedScreen {
         case let .success(image):
             images.draw(image, named: "saved \(entry.photo.day) \(entry.imageByteCount)", in: imageRect, on: &frame)
         case let .failure(error):
-            frame.buffer.writeWrapped("The saved image cannot be shown: \(error)", in: imageRect, style: Theme.error)
+            frame.buffer.writeWrapped("The saved image cannot be shown: \(ErrorMessage.line(for: error))", in: imageRect, style: Theme.error)
         case .empty:
             let spinner = frame.spinner(at: tick)
             frame.buffer.writeCentered("\(spinner) Decoding the saved image…", in: imageRect, row: imageRect.y + imageRect.height / 2, style: Theme.secondary)

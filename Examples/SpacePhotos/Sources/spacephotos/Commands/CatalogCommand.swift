@@ -44,7 +44,7 @@ struct CatalogCommand: AsyncParsableCommand {
             do {
                 await images.draw(try await pipeline.image(for: photo.url))
             } catch {
-                print("   (no image: \(error))")
+                print("   (no image: \(ErrorMessage.line(for: error)))")
             }
         }
         if catalog.failedCount > 0 {

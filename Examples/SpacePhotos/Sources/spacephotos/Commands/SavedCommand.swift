@@ -44,7 +44,7 @@ struct SavedCommand: AsyncParsableCommand {
                 do {
                     await images.draw(try decoders.decode(data, limits: ImageDecodingLimits()))
                 } catch {
-                    print("   (the saved image cannot be shown: \(error))")
+                    print("   (the saved image cannot be shown: \(ErrorMessage.line(for: error)))")
                 }
             }
         }
