@@ -148,9 +148,9 @@ struct FaultInjectionTests {
         let client = HTTPClient(baseURL: server.baseURL, transport: transport)
         let result = await Self.run(plans, on: client)
         Self.check(.urlSession, seed: seed, result: result, plans: plans)
-        // Cancelled transfers are torn down a moment after their calls return.
-        await transport.waitUntilIdle()
-        #expect(transport.activeTransferCount == 0)
+        // No transfer left: cancelled ones are torn down a moment after their
+        // calls return (the suite's time limit fails a leak instead of hanging).
+        try await transport.waitUntilIdle()
     }
 
     @Test
