@@ -7,9 +7,10 @@ extension AsyncSequence where Self: Sendable, Element == Data {
     /// The chunks split into lines at `\n` (a trailing `\r` is dropped), as
     /// UTF-8 text. A last line without a newline is included.
     ///
-    /// - Parameter maximumLength: a line longer than this many bytes fails
-    ///   with ``HTTPClientError/responseTooLarge(limit:)``, so a stream
-    ///   without newlines cannot grow the buffer without bound.
+    /// - Parameter maximumLength: a line longer than this many bytes (its
+    ///   `\n` not counted, a `\r` before it counted) fails with
+    ///   ``HTTPClientError/responseTooLarge(limit:)``, however the chunks cut
+    ///   it, so a stream without newlines cannot grow the buffer without bound.
     public func lines(maximumLength: Int = 1024 * 1024) -> AsyncLineSequence<Self> {
         AsyncLineSequence(base: self, maximumLength: maximumLength)
     }
@@ -67,6 +68,11 @@ public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
         public mutating func next() async throws -> String? {
             while true {
                 if let newline = buffer[(buffer.startIndex + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
+                    // Checked here too: a whole line can arrive in one chunk,
+                    // and the limit must not depend on how the bytes were cut.
+                    guard newline - buffer.startIndex <= maximumLength else {
+                        throw HTTPClientError.responseTooLarge(limit: maximumLength)
+                    }
                     var line = buffer[buffer.startIndex..<newline]
                     if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                     buffer = Data(buffer[(newline + 1)...])

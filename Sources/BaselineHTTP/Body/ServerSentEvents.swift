@@ -93,7 +93,9 @@ public struct AsyncServerSentEventSequence<Base: AsyncSequence & Sendable>: Asyn
                 case "event": event = String(value)
                 case "data": data.append(String(value))
                 case "id" where !value.contains("\0"): lastID = String(value)
-                case "retry": if let milliseconds = Int(value), value.allSatisfy(\.isASCII) { retry = .milliseconds(milliseconds) }
+                case "retry":
+                    // Only ASCII digits, as the standard says: `Int` alone takes a sign.
+                    if value.allSatisfy(\.isASCIIDigit), let milliseconds = Int(value) { retry = .milliseconds(milliseconds) }
                 default: break
                 }
             }

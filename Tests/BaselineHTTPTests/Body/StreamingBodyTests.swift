@@ -54,6 +54,16 @@ struct StreamingBodyTests {
         }
     }
 
+    @Test func aLongLineFailsAlsoWhenItArrivesInOneChunk() async throws {
+        // Found by Fuzz/run Lines: a whole line in one chunk skipped the limit.
+        await #expect(throws: HTTPClientError.self) {
+            for try await _ in body(String(repeating: "x", count: 100) + "\ny\n").lines(maximumLength: 64) {}
+        }
+        var lines: [String] = []
+        for try await line in body(String(repeating: "x", count: 64) + "\ny").lines(maximumLength: 64) { lines.append(line) }
+        #expect(lines == [String(repeating: "x", count: 64), "y"])
+    }
+
     @Test func bytesFlattenChunks() async throws {
         var bytes: [UInt8] = []
         for try await byte in body("ab", "", "c").bytes { bytes.append(byte) }
@@ -99,6 +109,15 @@ struct StreamingBodyTests {
             ServerSentEvent(event: "favorite", data: "{\"a\":1}\nsecond line", id: "7"),
             ServerSentEvent(event: "message", data: "no space", id: "7", retry: .milliseconds(1500)),
         ])
+    }
+
+    @Test func aRetryWithASignIsIgnored() async throws {
+        // Found by Fuzz/run ServerSentEvents: `Int` took "-1" as a retry time.
+        var events: [ServerSentEvent] = []
+        for try await event in body("retry: -1\ndata: a\n\nretry: +2\ndata: b\n\nretry: 3\ndata: c\n\n").serverSentEvents() {
+            events.append(event)
+        }
+        #expect(events.map(\.retry) == [nil, nil, .milliseconds(3)])
     }
 
     @Test func aStreamedBodyCanBeReadOnce() async throws {

@@ -52,6 +52,14 @@ struct SpacePhotoTests {
         #expect(try decoder.decode(SpacePhoto.self, from: json(date: "2024-02-29")).day == "2024-02-29")
     }
 
+    @Test func yearZeroIsNotADay() {
+        // Found by Fuzz/run PhotoDay (a day prints back to its text):
+        // 0000-03-01 was taken as 1 BC and printed as 0001-03-01.
+        #expect(PhotoDay.date(from: "0000-03-01") == nil)
+        let first = PhotoDay.date(from: "0001-01-01")
+        #expect(first.map(PhotoDay.string(from:)) == "0001-01-01")
+    }
+
     @Test func encodingRoundTripsWithTheSeedsKeys() throws {
         let photo = try decoder.decode(SpacePhoto.self, from: json())
         let data = try JSONEncoder().encode(photo)

@@ -19,7 +19,7 @@ enum HTTPDate {
         case 4 where parts[0].hasSuffix(",") && parts[3] == "GMT":
             // RFC 850: day-name, DD-Mon-YY HH:MM:SS GMT
             let dayMonthYear = parts[1].split(separator: "-").map(String.init)
-            guard dayMonthYear.count == 3, dayMonthYear[2].count == 2, let shortYear = Int(dayMonthYear[2]) else { return nil }
+            guard dayMonthYear.count == 3, let shortYear = number(dayMonthYear[2], widths: 2...2) else { return nil }
             // RFC 9110: a two-digit year more than 50 years in the future is in the past century.
             let currentYear = Calendar(identifier: .gregorian).component(.year, from: Date())
             var year = 2000 + shortYear
@@ -27,23 +27,44 @@ enum HTTPDate {
             return date(day: dayMonthYear[0], month: dayMonthYear[1], year: String(year), time: parts[2])
         case 5 where !parts[0].hasSuffix(","):
             // asctime: day-name Mon D HH:MM:SS YYYY
-            return date(day: parts[2], month: parts[1], year: parts[4], time: parts[3])
+            return date(day: parts[2], month: parts[1], year: parts[4], time: parts[3], dayWidths: 1...2)
         default:
             return nil
         }
     }
 
-    private static func date(day: String, month: String, year: String, time: String) -> Date? {
-        let clock = time.split(separator: ":")
-        guard let day = Int(day), (1...31).contains(day),
+    /// The moment the fields name. Each field is ASCII digits of the width
+    /// the grammar gives (`Int` alone would take `+9`, `-1` or `7` for a
+    /// two-digit field), and the day must exist in its month.
+    private static func date(day: String, month: String, year: String, time: String, dayWidths: ClosedRange<Int> = 2...2) -> Date? {
+        let clock = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard let day = number(day, widths: dayWidths),
               let month = months.firstIndex(of: month.lowercased()).map({ $0 + 1 }),
-              year.count == 4, let year = Int(year),
-              clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+              let year = number(year, widths: 4...4),
+              clock.count == 3, let hour = number(clock[0], widths: 2...2), let minute = number(clock[1], widths: 2...2),
+              let second = number(clock[2], widths: 2...2),
+              (1...daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// The value of `text` when it is only ASCII digits, as many as `widths` allows.
+    private static func number(_ text: some StringProtocol, widths: ClosedRange<Int>) -> Int? {
+        guard widths.contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return Int(text)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year.isMultiple(of: 4) && (!year.isMultiple(of: 100) || year.isMultiple(of: 400)) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's

@@ -1,0 +1,2 @@
+// A header-only module: the driver it declares is in libFuzzer's runtime.
+#include "CFuzzer.h"

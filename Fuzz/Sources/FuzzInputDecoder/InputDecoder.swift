@@ -1,0 +1,1 @@
+../../../Examples/SpacePhotos/Sources/TerminalUI/Input/InputDecoder.swift

@@ -1,0 +1,1 @@
+../../../Examples/SpacePhotos/Sources/SpacePhotosCore/Photos/PhotoDay.swift
