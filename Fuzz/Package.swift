@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // Fuzz targets for the parsers written in this repository: one executable per
 // parser, each defining libFuzzer's `LLVMFuzzerTestOneInput`. Built only by
