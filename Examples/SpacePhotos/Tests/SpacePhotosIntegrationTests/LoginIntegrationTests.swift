@@ -87,6 +87,36 @@ struct LoginIntegrationTests {
         }
     }
 
+    @Test func fiftyParallelWrongPasswordsLockTheIdAndThenRefuseTheRightOne() async throws {
+        // The default policy: 5 failures lock the id.
+        try await withServer { server in
+            let api = AuthAPI(client: server.client)
+            let id = User.ID(rawValue: astro.id)
+            let outcomes = await withTaskGroup(of: LoginError?.self) { group in
+                for attempt in 0..<50 {
+                    group.addTask {
+                        do {
+                            _ = try await api.logIn(for: id, with: "wrong-\(attempt)")
+                            return nil
+                        } catch {
+                            return error as? LoginError
+                        }
+                    }
+                }
+                return await group.reduce(into: [LoginError?]()) { $0.append($1) }
+            }
+            let limit = LoginRateLimiter.Policy().maxFailures
+            #expect(outcomes.filter { $0 == .invalidCredentials }.count == limit)
+            #expect(outcomes.filter { if case .rateLimited = $0 { true } else { false } }.count == 50 - limit)
+            // Locked: the right password is refused too, without being checked.
+            await #expect {
+                try await api.logIn(for: id, with: astro.password)
+            } throws: { error in
+                if case .rateLimited = error as? LoginError { true } else { false }
+            }
+        }
+    }
+
     @Test func aCancelledStartReturnsAndLeavesNoServer() async throws {
         let starting = Task { try await ExampleServer(configuration: .init(passwordHasher: PasswordHasher(cost: 4))).start() }
         starting.cancel()
