@@ -28,7 +28,7 @@ final class IdleSocket: Sendable {
         case stillOpen
     }
 
-    static let receiveTimeout = 30
+    static let receiveTimeout = 20
 
     private let descriptor: Int32
 

@@ -216,6 +216,7 @@ struct LoginIntegrationTests {
             }()
             #expect(unknownRoute.status == .notFound)
             #expect(unknownRoute.serverError?.code == "not_found")
+            #expect(unknownRoute.serverError?.message == "There is no GET /no/such/route on this server (the routes are in openapi.json).")
 
             // Still serving.
             _ = try await AuthAPI(client: client).logIn(for: User.ID(rawValue: astro.id), with: astro.password)
