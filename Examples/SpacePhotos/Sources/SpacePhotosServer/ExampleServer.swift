@@ -82,6 +82,12 @@ public struct ExampleServer: Sendable {
         /// and tests and benchmarks start many servers); with it, the server
         /// makes its own, so that each render is seen.
         public var onImageRender: (@Sendable (String) -> Void)?
+        /// How long a connection may sit idle (nothing read, no request in
+        /// progress) before the server closes it. Idle and half-sent
+        /// connections never stop others from being served, but each holds a
+        /// socket: without a limit, enough of them would use up the process's
+        /// file descriptors.
+        public var idleTimeout: Duration
         /// The server's idea of now (tests move it to expire tokens).
         public var now: @Sendable () -> Date
         /// The server's logger.
@@ -101,6 +107,7 @@ public struct ExampleServer: Sendable {
             flakyKeyLimit: Int = 10_000,
             failingPhotoDates: Set<String> = [],
             onImageRender: (@Sendable (String) -> Void)? = nil,
+            idleTimeout: Duration = .seconds(60),
             now: @escaping @Sendable () -> Date = { Date() },
             logger: Logger = ExampleServer.defaultLogger()
         ) {
@@ -117,6 +124,7 @@ public struct ExampleServer: Sendable {
             self.flakyKeyLimit = flakyKeyLimit
             self.failingPhotoDates = failingPhotoDates
             self.onImageRender = onImageRender
+            self.idleTimeout = idleTimeout
             self.now = now
             self.logger = logger
         }
@@ -175,9 +183,28 @@ public struct ExampleServer: Sendable {
         try await application.runService()
     }
 
+    /// The routes the server registers, `{name}` marking a path parameter:
+    /// what the API document (`openapi.json`) must describe, no more, no less.
+    public func registeredRoutes() async throws -> [RegisteredRoute] {
+        try await makeRouter().routes.map { RegisteredRoute(method: $0.method.rawValue, path: $0.path.description) }
+    }
+
     func makeApplication(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) async throws -> some ApplicationProtocol {
+        let idle = configuration.idleTimeout.components
+        return Application(
+            router: try await makeRouter(),
+            server: .http1(configuration: .init(
+                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+            )),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: onServerRunning,
+            logger: configuration.logger
+        )
+    }
+
+    func makeRouter() async throws -> Router<ServerRequestContext> {
         let hasher = configuration.passwordHasher
         var accounts: [String: Account] = [:]
         for user in configuration.users {
@@ -218,13 +245,7 @@ public struct ExampleServer: Sendable {
         PhotoRoutes(failingDates: configuration.failingPhotoDates, now: configuration.now).add(to: router)
         let images = configuration.onImageRender.map { ImageStore(onRender: $0) } ?? .shared
         ImageRoutes(store: images).add(to: router)
-
-        return Application(
-            router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: onServerRunning,
-            logger: configuration.logger
-        )
+        return router
     }
 }
 

@@ -87,6 +87,36 @@ struct LoginIntegrationTests {
         }
     }
 
+    @Test func fiftyParallelWrongPasswordsLockTheIdAndThenRefuseTheRightOne() async throws {
+        // The default policy: 5 failures lock the id.
+        try await withServer { server in
+            let api = AuthAPI(client: server.client)
+            let id = User.ID(rawValue: astro.id)
+            let outcomes = await withTaskGroup(of: LoginError?.self) { group in
+                for attempt in 0..<50 {
+                    group.addTask {
+                        do {
+                            _ = try await api.logIn(for: id, with: "wrong-\(attempt)")
+                            return nil
+                        } catch {
+                            return error as? LoginError
+                        }
+                    }
+                }
+                return await group.reduce(into: [LoginError?]()) { $0.append($1) }
+            }
+            let limit = LoginRateLimiter.Policy().maxFailures
+            #expect(outcomes.filter { $0 == .invalidCredentials }.count == limit)
+            #expect(outcomes.filter { if case .rateLimited = $0 { true } else { false } }.count == 50 - limit)
+            // Locked: the right password is refused too, without being checked.
+            await #expect {
+                try await api.logIn(for: id, with: astro.password)
+            } throws: { error in
+                if case .rateLimited = error as? LoginError { true } else { false }
+            }
+        }
+    }
+
     /// Cancelled at once, a little later, or as it comes up: whichever way
     /// the start ends, nothing is left listening on the server's port.
     @Test(arguments: [0, 5, 50, 500])
@@ -207,6 +237,7 @@ struct LoginIntegrationTests {
             }()
             #expect(unknownRoute.status == .notFound)
             #expect(unknownRoute.serverError?.code == "not_found")
+            #expect(unknownRoute.serverError?.message == "There is no GET /no/such/route on this server (the routes are in openapi.json).")
 
             // Still serving.
             _ = try await AuthAPI(client: client).logIn(for: User.ID(rawValue: astro.id), with: astro.password)

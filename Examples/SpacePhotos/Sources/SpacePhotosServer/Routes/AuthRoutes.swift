@@ -43,7 +43,7 @@ struct AuthRoutes: Sendable {
     }
 
     func logIn(request: Request, context: ServerRequestContext) async throws -> LoginResponse {
-        let body = try await request.decode(as: LoginRequest.self, context: context)
+        let body = try await request.decodeJSONBody(as: LoginRequest.self, context: context)
         guard body.id.utf8.count <= 256 else {
             throw APIError(.badRequest, code: "bad_request", message: "The id is too long.")
         }
@@ -71,7 +71,7 @@ struct AuthRoutes: Sendable {
     }
 
     func refresh(request: Request, context: ServerRequestContext) async throws -> LoginResponse {
-        let body = try await request.decode(as: RefreshRequest.self, context: context)
+        let body = try await request.decodeJSONBody(as: RefreshRequest.self, context: context)
         let now = now()
         let invalid = APIError(
             .unauthorized, code: "invalid_refresh_token",

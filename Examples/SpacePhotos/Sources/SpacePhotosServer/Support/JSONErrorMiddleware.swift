@@ -19,7 +19,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let apiError = APIError(
                 error.status,
                 code: Self.code(for: error.status),
-                message: (error as? HTTPError)?.body ?? error.status.reasonPhrase,
+                message: (error as? HTTPError)?.body ?? Self.message(for: error.status, request: request),
                 headers: (error as? HTTPError)?.headers ?? [:]
             )
             return try apiError.response(from: request, context: context)
@@ -29,6 +29,17 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("Unhandled error", metadata: ["error.type": "\(type(of: error))"])
             return try APIError(.internalServerError, code: "internal", message: "Internal server error")
                 .response(from: request, context: context)
+        }
+    }
+
+    /// What a person can do about an error Hummingbird raised without a message.
+    static func message(for status: HTTPResponse.Status, request: Request) -> String {
+        switch status {
+        case .notFound:
+            // The router found no route: say which, and where the routes are listed.
+            "There is no \(request.method) \(request.uri.path.prefix(200)) on this server (the routes are in openapi.json)."
+        default:
+            status.reasonPhrase
         }
     }
 

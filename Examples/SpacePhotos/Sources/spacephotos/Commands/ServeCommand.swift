@@ -14,11 +14,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to bind.")
     var host: String = "127.0.0.1"
 
+    @Option(help: "Seconds a connection may sit idle before the server closes it.")
+    var idleTimeout: Int = 60
+
     func run() async throws {
         var logger = Logger(label: "spacephotos.server")
         logger.logLevel = .info
         // Paced event streams, so people can watch the counts change.
-        let server = ExampleServer(configuration: .init(host: host, port: port, eventInterval: .milliseconds(200), logger: logger))
+        let server = ExampleServer(configuration: .init(
+            host: host, port: port, eventInterval: .milliseconds(200),
+            idleTimeout: .seconds(max(1, idleTimeout)), logger: logger
+        ))
         try await server.run { port in
             print("Serving on http://\(host):\(port) — demo login: \(DemoUser.demo.id) / \(DemoUser.demo.password)")
         }
