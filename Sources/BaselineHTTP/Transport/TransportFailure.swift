@@ -20,18 +20,21 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         case other(detail: String)
     }
 
+    /// What went wrong, in the terms a person reads.
     public var reason: Reason
     /// `host:port` of the server, when known.
     public var server: String?
     /// The transport's own error.
     public var underlying: any Error
 
+    /// Creates a failure; transports make these from their own errors.
     public init(_ reason: Reason, server: String?, underlying: any Error) {
         self.reason = reason
         self.server = server
         self.underlying = underlying
     }
 
+    /// One line for a person: "Could not connect to 127.0.0.1:1 (connection refused)".
     public var description: String {
         let target = server ?? "the server"
         return switch reason {

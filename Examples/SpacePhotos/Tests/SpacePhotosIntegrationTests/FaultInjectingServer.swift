@@ -3,10 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
 #elseif canImport(Darwin)
 import Darwin
-private let streamSocket = SOCK_STREAM
 #endif
 
 /// The ways a ``FaultInjectingServer`` answers a request.
@@ -46,32 +44,20 @@ final class FaultInjectingServer: Sendable {
     private let listener: Int32
     private let isClosed = LockedValue(false)
     private let connections = LockedValue(Connections())
+    /// Yields each time a connection closes.
+    private let closed: AsyncStream<Void>
+    private let closedSink: AsyncStream<Void>.Continuation
 
     private struct Connections {
         var open = 0
         var accepted = 0
-        var closedWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     init() throws {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (closed, closedSink) = AsyncStream.makeStream(of: Void.self)
+        let closings = closedSink
+        let (fd, port) = try LoopbackSockets.makeListener()
+        self.port = port
         listener = fd
         let closed = isClosed
         let connections = self.connections
@@ -88,13 +74,8 @@ final class FaultInjectingServer: Sendable {
                 Thread.detachNewThread {
                     Self.serve(accepted)
                     close(accepted)
-                    let waiters = connections.withLock { state -> [CheckedContinuation<Void, Never>] in
-                        state.open -= 1
-                        guard state.open == 0 else { return [] }
-                        defer { state.closedWaiters = [] }
-                        return state.closedWaiters
-                    }
-                    for waiter in waiters { waiter.resume() }
+                    connections.withLock { $0.open -= 1 }
+                    closings.yield()
                 }
             }
             // Closed here, after `accept` returned, so that no other test's
@@ -113,15 +94,13 @@ final class FaultInjectingServer: Sendable {
 
     /// Returns once every connection accepted so far is closed: clients have
     /// hung up (or been hung up on) and no stall is left waiting.
-    func waitUntilAllConnectionsClosed() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = connections.withLock { state -> Bool in
-                if state.open == 0 { return true }
-                state.closedWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
+    /// For one waiter at a time; cancelling it ends the wait with
+    /// `CancellationError`, so a connection left open fails the test at its
+    /// time limit instead of hanging the run.
+    func waitUntilAllConnectionsClosed() async throws {
+        if connections.withLock({ $0.open == 0 }) { return }
+        for await _ in closed where connections.withLock({ $0.open == 0 }) { return }
+        throw CancellationError()
     }
 
     func shutdownListener() {

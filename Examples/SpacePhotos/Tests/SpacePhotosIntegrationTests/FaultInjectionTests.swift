@@ -166,7 +166,7 @@ struct FaultInjectionTests {
         try await transport.shutdown()
         // Shut down, the pool has closed every connection: no stall or
         // transfer is left on the server's side either.
-        await server.waitUntilAllConnectionsClosed()
+        try await server.waitUntilAllConnectionsClosed()
     }
 
     // MARK: Streams

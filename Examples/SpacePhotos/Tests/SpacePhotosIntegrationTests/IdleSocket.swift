@@ -2,10 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
 #elseif canImport(Darwin)
 import Darwin
-private let streamSocket = SOCK_STREAM
 #endif
 
 /// A loopback TCP connection that a test holds open without speaking HTTP,
@@ -33,21 +31,9 @@ final class IdleSocket: Sendable {
     private let descriptor: Int32
 
     init(port: Int) throws {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { throw Failure.connectionFailed }
+        guard let fd = try? LoopbackSockets.connection(to: port) else { throw Failure.connectionFailed }
         var timeout = timeval(tv_sec: Self.receiveTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw Failure.connectionFailed
-        }
         descriptor = fd
     }
 

@@ -121,23 +121,23 @@ struct LoginIntegrationTests {
     /// the start ends, nothing is left listening on the server's port.
     @Test(arguments: [0, 5, 50, 500])
     func aCancelledStartReturnsAndLeavesNoServer(yieldsBeforeCancelling: Int) async throws {
-        let port = try LoopbackPorts.free()
+        let port = try LoopbackSockets.freePort()
         let configuration = ExampleServer.Configuration(port: port, passwordHasher: PasswordHasher(cost: 4))
         let starting = Task { try await ExampleServer(configuration: configuration).start() }
         for _ in 0..<yieldsBeforeCancelling { await Task.yield() }
         starting.cancel()
         switch await starting.result {
         case let .success(server):
-            #expect(try LoopbackPorts.isListening(port))
+            #expect(try LoopbackSockets.isListening(port))
             await server.stop()   // it was up before the cancellation was seen
         case let .failure(error):
             #expect(error is CancellationError)
         }
-        #expect(try !LoopbackPorts.isListening(port))
+        #expect(try !LoopbackSockets.isListening(port))
     }
 
     @Test func aStartCancelledOnceItListensLeavesNoServer() async throws {
-        let port = try LoopbackPorts.free()
+        let port = try LoopbackSockets.freePort()
         let events = ServerLogEvents()
         let configuration = ExampleServer.Configuration(port: port, passwordHasher: PasswordHasher(cost: 4), logger: events.logger())
         let starting = Task { try await ExampleServer(configuration: configuration).start() }
@@ -146,7 +146,7 @@ struct LoginIntegrationTests {
         if case let .success(server) = await starting.result {
             await server.stop()   // it returned before the cancellation was seen
         }
-        #expect(try !LoopbackPorts.isListening(port))
+        #expect(try !LoopbackSockets.isListening(port))
     }
 
     @Test func theProfileNeedsAValidToken() async throws {

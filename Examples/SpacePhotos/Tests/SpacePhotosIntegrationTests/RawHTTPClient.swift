@@ -2,10 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
 #elseif canImport(Darwin)
 import Darwin
-private let streamSocket = SOCK_STREAM
 #endif
 
 /// A bare HTTP/1.1 client on a socket: one request per connection
@@ -46,17 +44,8 @@ enum RawHTTPClient {
     }
 
     private static func exchange(_ request: [UInt8], port: Int) throws -> [UInt8] {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { throw Failure.connectionFailed }
+        guard let fd = try? LoopbackSockets.connection(to: port) else { throw Failure.connectionFailed }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure.connectionFailed }
         var offset = 0
         while offset < request.count {
             let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }

@@ -6,10 +6,12 @@ public struct RegisteredRoute: Hashable, Sendable, CustomStringConvertible {
     /// The path template, starting with `/`.
     public var path: String
 
+    /// Creates a route entry.
     public init(method: String, path: String) {
         self.method = method
         self.path = path
     }
 
+    /// `GET /photos`.
     public var description: String { "\(method) \(path)" }
 }

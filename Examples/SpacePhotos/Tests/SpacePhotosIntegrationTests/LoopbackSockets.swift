@@ -8,41 +8,66 @@ import Darwin
 private let streamSocket = SOCK_STREAM
 #endif
 
-/// Ports on 127.0.0.1, for tests that must know a server's port before it
-/// starts, or check that nothing listens on it any more. Loopback connects
-/// and binds answer at once, so these plain calls do not hold a thread.
-enum LoopbackPorts {
+/// TCP sockets on 127.0.0.1 for the tests that speak below HTTP: raw
+/// clients, idle connections, the fault-injecting server, and checks that a
+/// port is free. Loopback connects and binds answer at once, so these plain
+/// calls do not hold a thread.
+enum LoopbackSockets {
     enum Failure: Error {
         case noSocket
+        case connectionRefused
+        case cannotListen
     }
 
-    /// A port nothing listened on a moment ago (the system's pick for port 0).
-    static func free() throws -> Int {
+    /// A listening socket on a port the system picks.
+    static func makeListener(backlog: Int32 = 128) throws -> (descriptor: Int32, port: Int) {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw Failure.noSocket }
-        defer { close(fd) }
         var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        guard bound == 0 else { throw Failure.noSocket }
+        guard bound == 0, listen(fd, backlog) == 0 else {
+            close(fd)
+            throw Failure.cannotListen
+        }
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// Whether something accepts connections on `port`.
-    static func isListening(_ port: Int) throws -> Bool {
+    /// A port nothing listened on a moment ago (the system's pick).
+    static func freePort() throws -> Int {
+        let (fd, port) = try makeListener()
+        close(fd)
+        return port
+    }
+
+    /// A socket connected to `port`; the caller closes it.
+    static func connection(to port: Int) throws -> Int32 {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw Failure.noSocket }
-        defer { close(fd) }
         var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        return connected == 0
+        guard connected == 0 else {
+            close(fd)
+            throw Failure.connectionRefused
+        }
+        return fd
+    }
+
+    /// Whether something accepts connections on `port`.
+    static func isListening(_ port: Int) throws -> Bool {
+        do {
+            close(try connection(to: port))
+            return true
+        } catch Failure.connectionRefused {
+            return false
+        }
     }
 
     private static func loopback(port: Int) -> sockaddr_in {
