@@ -87,4 +87,21 @@ struct ValidationMiddlewareTests {
     ) {
         #expect(MediaTypeRange(stringLiteral: range).matches(contentType, allowingSuffix: allowingSuffix) == matches)
     }
+
+    // The fuzzer's find: a combining mark after the tabs was its own
+    // character, and printed after `/` it glued onto the slash.
+    @Test("A media type is two tokens; anything else is not a media type", arguments: [
+        ("\u{FFFD}/ \t\t\t\u{310}", nil),
+        ("text/\u{310}", nil),
+        ("te xt/plain", nil),
+        ("text/pla\"in", nil),
+        ("text/", nil),
+        (" Text/Plain ; charset=utf-8", "text/plain"),
+        ("application/vnd.api+json", "application/vnd.api+json"),
+    ] as [(String, String?)])
+    func aMediaTypeIsTwoTokens(text: String, parsed: String?) {
+        let range = MediaTypeRange(text)
+        #expect(range?.description == parsed)
+        if let range { #expect(MediaTypeRange(range.description) == range) }
+    }
 }

@@ -48,6 +48,13 @@ struct CacheControl {
 }
 
 extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[start...end]
+    }
+
     /// The text without one pair of surrounding double quotes.
     func trimmingQuotes() -> Substring {
         count >= 2 && first == "\"" && last == "\"" ? dropFirst().dropLast() : self

@@ -10,16 +10,41 @@ public struct MediaTypeRange: Sendable, Hashable, CustomStringConvertible, Expre
     /// The subtype, lowercased: `json`, or `*`.
     public let subtype: String
 
-    /// Parses `text` (`type/subtype`, parameters ignored); `nil` when it has no `/`.
+    /// Parses `text` (`type/subtype`, parameters ignored); `nil` when it has
+    /// no `/`, or when the type or subtype is not an HTTP token (RFC 9110 §5.6.2).
+    ///
+    /// The text is read as Unicode scalars, not characters: a combining mark
+    /// after `/` would otherwise glue onto it and hide the separator.
     public init?(_ text: String) {
-        let essence = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let type = parts[0].trimmingWhitespace().lowercased()
-        let subtype = parts[1].trimmingWhitespace().lowercased()
-        guard !type.isEmpty, !subtype.isEmpty else { return nil }
+        let scalars = text.unicodeScalars
+        let essence = scalars.prefix { $0 != ";" }
+        guard let slash = essence.firstIndex(of: "/") else { return nil }
+        guard let type = Self.token(essence[..<slash]), let subtype = Self.token(essence[essence.index(after: slash)...]) else {
+            return nil
+        }
         self.type = type
         self.subtype = subtype
+    }
+
+    /// `scalars` without surrounding spaces and tabs, lowercased, when what is
+    /// left is a non-empty token.
+    private static func token(_ scalars: Substring.UnicodeScalarView) -> String? {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return nil
+        }
+        let trimmed = scalars[start...end]
+        guard trimmed.allSatisfy(isTokenCharacter) else { return nil }
+        return String(String.UnicodeScalarView(trimmed)).lowercased()
+    }
+
+    /// RFC 9110's `tchar`: ASCII letters and digits and ``!#$%&'*+-.^_`|~``.
+    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9": true
+        case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": true
+        default: false
+        }
     }
 
     /// A range from a literal such as `"application/json"`. A literal that is
@@ -52,14 +77,5 @@ public struct MediaTypeRange: Sendable, Hashable, CustomStringConvertible, Expre
         if subtype == "*" || subtype == candidate.subtype { return true }
         guard allowingSuffix, let plus = candidate.subtype.lastIndex(of: "+") else { return false }
         return candidate.subtype[candidate.subtype.index(after: plus)...] == subtype
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return self[start...end]
     }
 }
