@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "SpacePhotosServer", package: "SpacePhotos"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
+                .product(name: "BaselineTesting", package: "Baseline"),
                 .product(name: "SpacePhotosCore", package: "SpacePhotos"),
                 .product(name: "SpacePhotosTerminal", package: "SpacePhotos"),
                 .product(name: "TerminalUI", package: "SpacePhotos"),

@@ -97,6 +97,8 @@ let package = Package(
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
+                // RecordingMiddleware, which the demo uses to show coalescing.
+                .product(name: "BaselineTesting", package: "Baseline"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

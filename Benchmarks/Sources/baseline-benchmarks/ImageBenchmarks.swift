@@ -1,6 +1,7 @@
 import BaselineConcurrency
 import BaselineHTTP
 import BaselineImages
+import BaselineTesting
 import DirectImageDecoding
 import Foundation
 import HTTPTypes
@@ -18,15 +19,6 @@ enum ImageBenchmarks {
         var height: Int
         var mediaType: String
         var pixels: Int { width * height }
-    }
-
-    /// Counts the requests that reach the transport.
-    final class RequestCounter: HTTPMiddleware {
-        let count = LockedValue(0)
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
-            count.withLock { $0 += 1 }
-            return try await next(request, body)
-        }
     }
 
     static func run() async throws {
@@ -102,7 +94,7 @@ enum ImageBenchmarks {
         let urls = distinctURLs(entries, baseURL: baseURL, count: 100)
         var downloads = 0
         let measurement = try await Measurement.run("1,000 image(for:) over 100 URLs, all concurrent", iterations: 5, warmup: 1, setUp: {
-            let counter = RequestCounter()
+            let counter = RecordingMiddleware()
             var configuration = ImagePipeline.Configuration()
             configuration.memoryCacheLimit = 1 << 30
             return (counter, ImagePipeline(client: HTTPClient(baseURL: baseURL, middleware: [counter]), configuration: configuration))
@@ -115,7 +107,7 @@ enum ImageBenchmarks {
                 }
                 try await group.waitForAll()
             }
-            downloads = counter.count.current
+            downloads = counter.count
         }
         print(measurement.report() + "  downloads: \(downloads) (target: exactly 100)")
     }

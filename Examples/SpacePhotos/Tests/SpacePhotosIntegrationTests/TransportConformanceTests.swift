@@ -309,16 +309,6 @@ struct TransportConformanceTests {
         case never
     }
 
-    /// Calls `handedOver` as a request passes to the transport.
-    struct HandOverReporter: HTTPMiddleware {
-        let handedOver: @Sendable () -> Void
-
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
-            handedOver()
-            return try await next(request, body)
-        }
-    }
-
     /// 1,000 requests, each cancelled before it is sent, at a random moment
     /// once the transport has it, or not at all: every call ends with its
     /// value or `CancellationError`, the uncancelled ones with the right
@@ -338,7 +328,7 @@ struct TransportConformanceTests {
                             let point = CancellationPoint.allCases.randomElement(using: &generator) ?? .never
                             let yields = Int.random(in: 0..<200, using: &generator)
                             let (handOvers, reporter) = AsyncStream.makeStream(of: Void.self)
-                            let client = client(server, transport, middleware: [HandOverReporter { reporter.yield() }])
+                            let client = client(server, transport, middleware: [RecordingMiddleware { _ in reporter.yield() }])
                             let request = Task {
                                 defer { reporter.finish() }
                                 if point == .beforeSending { withUnsafeCurrentTask { $0?.cancel() } }

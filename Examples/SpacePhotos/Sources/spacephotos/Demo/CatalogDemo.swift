@@ -1,6 +1,7 @@
 import BaselineConcurrency
 import BaselineHTTP
 import BaselineImages
+import BaselineTesting
 import Foundation
 import HTTPTypes
 import SpacePhotosCore
@@ -13,20 +14,12 @@ struct CatalogDemo {
     let dataDirectory: URL
     let narrator: Narrator
 
-    /// Counts the requests that reach the network, to show coalescing.
-    final class RequestCounter: HTTPMiddleware {
-        let count = LockedValue(0)
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
-            count.withLock { $0 += 1 }
-            return try await next(request, body)
-        }
-    }
-
     @MainActor
     func run() async throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let client = HTTPClient(baseURL: baseURL)
-        let counter = RequestCounter()
+        // Counts the requests that reach the network, to show coalescing.
+        let counter = RecordingMiddleware()
         var configuration = ImagePipeline.Configuration()
         configuration.diskCache = try DiskImageCache(directory: dataDirectory.appendingPathComponent("images"), limit: 64 * 1_048_576)
         let pipeline = ImagePipeline(client: HTTPClient(baseURL: baseURL, middleware: [counter]), configuration: configuration)
@@ -68,7 +61,7 @@ struct CatalogDemo {
             for try await image in group { images.append(image) }
             return images
         }
-        narrator.result("\(images.count) images, \(counter.count.current) download; \(images[0].width)×\(images[0].height), \(images[0].byteCount / 1024) KiB decoded.")
+        narrator.result("\(images.count) images, \(counter.count) download; \(images[0].width)×\(images[0].height), \(images[0].byteCount / 1024) KiB decoded.")
         for line in await ImageOptions.render(images[0], columns: 64) {
             print("   " + line)
         }

@@ -1,5 +1,6 @@
 import BaselineConcurrency
 import BaselineHTTP
+import BaselineTesting
 import Foundation
 import HTTPTypes
 import SpacePhotosCore
@@ -12,16 +13,6 @@ struct HTTPTourDemo {
     let baseURL: URL
     let dataDirectory: URL
     let narrator: Narrator
-
-    /// Remembers the last request the transport was given (after every other
-    /// middleware has added its headers), for the cURL line.
-    final class LastRequest: HTTPMiddleware {
-        let request = LockedValue<HTTPRequest?>(nil)
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
-            self.request.withLock { $0 = request }
-            return try await next(request, body)
-        }
-    }
 
     struct UploadReceipt: Decodable, Sendable {
         var id: String
@@ -99,10 +90,10 @@ struct HTTPTourDemo {
 
         narrator.section("The request as cURL, with the token redacted")
         let token = try await AuthAPI(client: client).logIn(for: User.ID(rawValue: "astro"), with: "stardust-42")
-        let last = LastRequest()
+        let last = RecordingMiddleware()
         let authed = HTTPClient(baseURL: baseURL, middleware: [last])
         _ = try await authed.send(Request<User>.get("/members/me").header(.authorization, "Bearer \(token.rawValue)"))
-        if let request = last.request.current {
+        if let request = last.last {
             narrator.result(request.curlDescription())
         }
     }
