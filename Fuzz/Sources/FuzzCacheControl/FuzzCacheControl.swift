@@ -5,6 +5,8 @@ import HTTPTypes
 // Properties: max-age is never negative; each field is read on its own (a
 // quote one leaves open does not hide the directives of the next), so a
 // field added after it adds its directive and keeps the smaller max-age.
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -23,6 +25,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzCacheControl_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

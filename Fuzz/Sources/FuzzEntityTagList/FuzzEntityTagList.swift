@@ -2,6 +2,8 @@ import FuzzSupport
 
 // Properties: the tags of a list that parses print as a list that parses to
 // the same tags; a header matches a tag exactly when the list names it.
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -15,6 +17,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzEntityTagList_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

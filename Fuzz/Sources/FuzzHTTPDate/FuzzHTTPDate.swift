@@ -6,6 +6,8 @@ import FuzzSupport
 // IMF-fixdate (the form senders use), it parses to the same moment, and an
 // IMF-fixdate input with two-digit fields is exactly what is printed (the
 // day name aside: recipients do not check it).
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -22,6 +24,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzHTTPDate_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

@@ -6,6 +6,8 @@ import FuzzSupport
 // are exactly width × height × 4 bytes, and turning a JPEG upright by its
 // EXIF orientation keeps its size or swaps width and height. Bad bytes
 // throw an ImageError; nothing else escapes.
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -33,6 +35,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzImageDecoding_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

@@ -7,6 +7,8 @@ import FuzzSupport
 // included); the same bytes cut into other chunks give the same lines, or
 // the same failure; no line longer than the limit comes through; NDJSON
 // lines decode as JSON the same however the bytes are cut.
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -87,6 +89,7 @@ func collect<S: AsyncSequence>(_ sequence: S) async throws -> [S.Element] {
     return result
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzLines_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

@@ -3,6 +3,8 @@ import FuzzSupport
 // Properties: the same body cut into chunks anywhere gives the same parts
 // or the same failure; the parts' bytes never add up to more than the body.
 // The first bytes name the boundary, so the fuzzer can match it in the body.
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -40,6 +42,7 @@ func scan(_ contentType: String, _ chunks: [ArraySlice<UInt8>]) -> Result<[Multi
     }
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzMultipartScanner_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

@@ -2,6 +2,8 @@ import Foundation
 import FuzzSupport
 
 // Property: a day that parses prints back to exactly its text, at midnight UTC.
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -12,6 +14,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzPhotoDay_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

@@ -5,6 +5,8 @@ import FuzzSupport
 // Properties: the same bytes cut into chunks anywhere give the same events;
 // an event's data lines, id and type are all text of the input; a retry
 // time is never negative.
+/// Runs one input of libFuzzer's: returns 0, or stops the process when a
+/// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
@@ -49,6 +51,7 @@ func collect<S: AsyncSequence>(_ sequence: S) async throws -> [S.Element] {
     return result
 }
 
+/// The program's entry point: hands the command line to libFuzzer.
 @_cdecl("FuzzServerSentEvents_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv, fuzzOne)

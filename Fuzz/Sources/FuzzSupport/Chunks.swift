@@ -2,9 +2,11 @@ import Foundation
 
 /// Bytes delivered as the given chunks: how a body arrives from the network.
 public struct Chunks: AsyncSequence, Sendable {
+    /// One chunk of the body.
     public typealias Element = Data
     let chunks: [Data]
 
+    /// The chunks, delivered in order.
     public init(_ chunks: [Data]) {
         self.chunks = chunks
     }
@@ -21,14 +23,17 @@ public struct Chunks: AsyncSequence, Sendable {
         chunks = pieces
     }
 
+    /// An iterator over the chunks.
     public func makeAsyncIterator() -> Iterator {
         Iterator(chunks: chunks)
     }
 
+    /// Delivers the chunks one by one.
     public struct Iterator: AsyncIteratorProtocol {
         var chunks: [Data]
         var index = 0
 
+        /// The next chunk, or `nil` after the last.
         public mutating func next() async -> Data? {
             guard index < chunks.count else { return nil }
             defer { index += 1 }

@@ -4,6 +4,7 @@ public struct FuzzInput {
     private let bytes: [UInt8]
     private var position = 0
 
+    /// The `count` bytes at `data`, copied.
     public init(_ data: UnsafePointer<UInt8>?, count: Int) {
         bytes = Array(UnsafeBufferPointer(start: data, count: count))
     }
