@@ -24,6 +24,9 @@ extension HTTPClient {
     /// ```
     ///
     /// - Parameters:
+    ///   - request: The download request; its body, if any, is sent as usual.
+    ///   - destination: The file to write; replaced only once the download is
+    ///     complete.
     ///   - progress: runs beside the download with its progress; the
     ///     sequence ends when the download does, and the download returns
     ///     once `progress` has.

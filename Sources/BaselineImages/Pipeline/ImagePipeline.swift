@@ -28,7 +28,7 @@ import Logging
 /// Requests go through the client, so its middleware (authentication,
 /// logging, retries) applies. An absolute image URL is requested at its own
 /// host; a relative one is resolved against the client's base URL. Query
-/// items are passed as ``Request/query``, so the client re-encodes them (a
+/// items are passed as `Request.query`, so the client re-encodes them (a
 /// literal `+` in a query is sent as `+`, which some servers read as a space).
 public final class ImagePipeline: Sendable {
     /// A prefetch in flight, with an id so a finished one does not remove a newer one.
