@@ -41,8 +41,9 @@ struct LegacyAuthAPI: Sendable {
         with password: String,
         completion: @escaping @Sendable (Result<IDToken, any Error>) -> Void
     ) -> Handle {
+        // Builds a URLRequest, starts a data task, calls `completion` from its handler…
         // snippet.hide
-        // A stand-in for a URLSession data task: answers after a moment, and
+        // Here a stand-in for the data task: it answers after a moment, and
         // reports a cancellation as `URLError.cancelled`, as a data task does.
         let task = Task {
             do {

@@ -33,6 +33,9 @@ import Logging
 ///   - logger: Receives the misuse reports (second call, dropped completion);
 ///     `nil` logs under the label `baseline.callback-bridge`. The delivered
 ///     value is never logged.
+///   - fileID: The file of the call, named in misuse reports and in
+///     ``CallbackBridgeError/completionDropped(fileID:line:)``; leave the default.
+///   - line: The line of the call, reported with `fileID`; leave the default.
 ///   - start: Starts the operation, hands it the completion, and returns how to
 ///     cancel it. If it throws, the call throws that error.
 /// - Returns: The value the operation delivered.
