@@ -106,7 +106,7 @@ extension AsyncSequence where Self: Sendable, Element == Data {
     /// blank lines skipped.
     ///
     /// ```swift
-    /// let events = try await client.stream(.get("/events"))
+    /// let events = try await client.stream(Request<Void>.get("/events"))
     /// for try await event in events.body.jsonLines(of: PhotoMetadata.self) {
     ///     favourites[event.id] = event.favoriteCount
     /// }

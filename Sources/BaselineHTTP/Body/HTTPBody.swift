@@ -10,8 +10,8 @@ import Foundation
 /// delivers it) can be read once.
 ///
 /// ```swift
-/// let (head, body) = try await client.stream(.get("/events"))
-/// for try await event in body.jsonLines(of: PhotoMetadata.self) { ... }
+/// let response = try await client.stream(Request<Void>.get("/events"))
+/// for try await event in response.body.jsonLines(of: PhotoMetadata.self) { ... }
 /// ```
 ///
 /// Read a whole body with ``collect(upTo:)``, which enforces a size limit as

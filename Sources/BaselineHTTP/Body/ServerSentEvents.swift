@@ -37,7 +37,7 @@ extension AsyncSequence where Self: Sendable, Element == Data {
     /// events without data are not dispatched.
     ///
     /// ```swift
-    /// let stream = try await client.stream(.get("/events", query: [.init(name: "format", value: "sse")]))
+    /// let stream = try await client.stream(Request<Void>.get("/events", query: [.init(name: "format", value: "sse")]))
     /// for try await event in stream.body.serverSentEvents() where event.event == "favorite" {
     ///     let update = try event.decode(PhotoMetadata.self)
     /// }

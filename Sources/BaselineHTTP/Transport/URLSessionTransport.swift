@@ -12,7 +12,7 @@ import FoundationNetworking
 ///
 /// On a session it creates, the transport is the session's delegate: it
 /// returns as soon as the response head arrives, and hands the body over as
-/// it is received (``HTTPBody/init(chunks:length:)``), so the client's size
+/// it is received (``HTTPBody/init(_:length:)``), so the client's size
 /// limit stops an oversized transfer instead of buffering it. (Linux's
 /// FoundationNetworking has no `bytes(for:)`; the data delegate is what both
 /// platforms share.) On a session passed in, whose delegate is the caller's,

@@ -26,7 +26,7 @@ import HTTPTypes
 ///
 /// Cancellation: each caller can be cancelled on its own and then throws
 /// `CancellationError` at once; the others keep waiting. The shared call runs
-/// in a task of its own (a ``TaskCoalescer``), so it is cancelled only when
+/// in a task of its own (a `TaskCoalescer` from `BaselineConcurrency`), so it is cancelled only when
 /// every caller has been.
 ///
 /// Ordering: innermost, or just inside the cache, so that cache misses are

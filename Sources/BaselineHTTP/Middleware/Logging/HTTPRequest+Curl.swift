@@ -17,7 +17,7 @@ extension HTTPRequest {
     ///
     /// - Parameters:
     ///   - body: The request body, if it should be included.
-    ///   - redacting: What to hide; by default the credential fields.
+    ///   - redaction: What to hide; by default the credential fields.
     public func curlDescription(body: Data? = nil, redacting redaction: RedactionPolicy = .default) -> String {
         var arguments = ["curl"]
         switch method {

@@ -67,7 +67,9 @@ public struct MediaTypeRange: Sendable, Hashable, CustomStringConvertible, Expre
 
     /// Whether `contentType` (a `Content-Type` value) falls in this range.
     ///
-    /// - Parameter allowingSuffix: Whether `type/x+subtype` matches `type/subtype`.
+    /// - Parameters:
+    ///   - contentType: The field's value, parameters included (`application/json; charset=utf-8`).
+    ///   - allowingSuffix: Whether `type/x+subtype` matches `type/subtype`.
     public func matches(_ contentType: String, allowingSuffix: Bool = true) -> Bool {
         guard let candidate = MediaTypeRange(contentType), candidate.type != "*", candidate.subtype != "*" else {
             return false
