@@ -4,7 +4,9 @@
 import BaselineConcurrency
 import BaselineHTTP
 import BaselineStore
+import BaselineTesting
 import Foundation
+import Testing
 
 struct SpacePhoto: Decodable, Sendable {
     var title: String
@@ -89,6 +91,53 @@ struct FactFeature: Reducer {
             return .none
         }
     }
+}
+// snippet.end
+
+// snippet.test
+/// Where the gallery's photos come from; tests put a double behind it.
+protocol PhotoSource: Sendable {
+    func photos() async throws -> [SpacePhoto]
+}
+
+@MainActor
+final class GalleryModel {
+    private(set) var photos: [SpacePhoto] = []
+    private let source: any PhotoSource
+
+    init(source: any PhotoSource) {
+        self.source = source
+    }
+
+    func refresh() async {
+        do {
+            photos = try await source.photos()
+        } catch {
+            // Cancelled or failed: keep what is on screen.
+        }
+    }
+}
+
+struct PhotoSourceDouble: PhotoSource {
+    let load = ControllableCall<Void, [SpacePhoto]>()
+
+    func photos() async throws -> [SpacePhoto] {
+        try await load(())
+    }
+}
+
+@MainActor
+@Test func leavingTheScreenCancelsTheLoad() async throws {
+    let source = PhotoSourceDouble()
+    let model = GalleryModel(source: source)
+    let loading = Task { await model.refresh() }
+
+    let call = try await source.load.nextCall()   // the load is in flight
+    loading.cancel()                              // the screen goes away
+    await loading.value
+
+    #expect(call.isCancelled)
+    #expect(model.photos.isEmpty)
 }
 // snippet.end
 

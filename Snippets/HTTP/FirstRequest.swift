@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 
 // snippet.show
+// snippet.first
 // 1. The types the API speaks, as plain Codable values.
 struct Credentials: Encodable, Sendable {
     var id: String
@@ -80,7 +81,7 @@ func message(searching text: String) async -> String? {
         case .transport, .timedOut:
             return "The server cannot be reached."
         default:
-            // `description` says what went wrong, with the body's first bytes.
+            // `description` is one readable line: the status and the server's message.
             print(error)
             return "Something went wrong."
         }

@@ -131,6 +131,7 @@ public enum CallbackBridgeError: Error, Equatable, CustomStringConvertible {
     /// bridge, the awaiting task would have hung forever.
     case completionDropped(fileID: String, line: Int)
 
+    /// Where the dropped completion was created, for logs and test failures.
     public var description: String {
         switch self {
         case let .completionDropped(fileID, line):

@@ -63,6 +63,7 @@ public struct MediaTypeRange: Sendable, Hashable, CustomStringConvertible, Expre
     /// Any media type.
     public static let any: MediaTypeRange = "*/*"
 
+    /// The range as `type/subtype`, as it would appear in an `Accept` field.
     public var description: String { "\(type)/\(subtype)" }
 
     /// Whether `contentType` (a `Content-Type` value) falls in this range.
