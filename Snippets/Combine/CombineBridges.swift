@@ -31,6 +31,8 @@ struct LegacyAPIClient: Sendable {
 let legacy = LegacyAPIClient()
 
 // snippet.show
+// `legacy` is an API client from before async/await: each request returns an `AnyPublisher`.
+
 // snippet.first
 // One value: subscribes, resumes exactly once, and cancels the subscription
 // when the calling task is cancelled.
