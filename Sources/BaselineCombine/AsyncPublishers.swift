@@ -17,6 +17,7 @@ import Foundation
 /// The operation starts when demand arrives and its task is cancelled when
 /// the subscription is.
 public struct TaskPublisher<Output: Sendable>: Publisher, Sendable {
+    /// Any error the operation throws.
     public typealias Failure = any Error
 
     let operation: @Sendable () async throws -> Output
@@ -26,6 +27,7 @@ public struct TaskPublisher<Output: Sendable>: Publisher, Sendable {
         self.operation = operation
     }
 
+    /// Attaches `subscriber`; the operation starts when it first asks for a value.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
         let subscription = TaskSubscription(subscriber: AnySubscriber(subscriber), operation: operation)
         subscriber.receive(subscription: subscription)
@@ -42,7 +44,9 @@ extension AsyncSequence where Element: Sendable, Self: Sendable {
 
 /// A publisher that iterates an async sequence for each subscriber.
 public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable where Base.Element: Sendable {
+    /// The elements of the base sequence.
     public typealias Output = Base.Element
+    /// Any error the sequence throws.
     public typealias Failure = any Error
 
     let base: Base
@@ -52,6 +56,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
         self.base = base
     }
 
+    /// Attaches `subscriber`; the sequence is iterated as its demand allows.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
         let subscription = SequenceSubscription(subscriber: AnySubscriber(subscriber), base: base)
         subscriber.receive(subscription: subscription)

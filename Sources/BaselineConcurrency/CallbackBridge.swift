@@ -33,8 +33,9 @@ import Logging
 ///   - logger: Receives the misuse reports (second call, dropped completion);
 ///     `nil` logs under the label `baseline.callback-bridge`. The delivered
 ///     value is never logged.
-///   - fileID: Where the call is, for the misuse reports; leave the default.
-///   - line: The line of the call, for the misuse reports; leave the default.
+///   - fileID: The file of the call, named in misuse reports and in
+///     ``CallbackBridgeError/completionDropped(fileID:line:)``; leave the default.
+///   - line: The line of the call, reported with `fileID`; leave the default.
 ///   - start: Starts the operation, hands it the completion, and returns how to
 ///     cancel it. If it throws, the call throws that error.
 /// - Returns: The value the operation delivered.
@@ -130,6 +131,7 @@ public enum CallbackBridgeError: Error, Equatable, CustomStringConvertible {
     /// bridge, the awaiting task would have hung forever.
     case completionDropped(fileID: String, line: Int)
 
+    /// Where the dropped completion was created, for logs and test failures.
     public var description: String {
         switch self {
         case let .completionDropped(fileID, line):

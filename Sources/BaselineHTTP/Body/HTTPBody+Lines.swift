@@ -18,18 +18,22 @@ extension AsyncSequence where Self: Sendable, Element == Data {
 
 /// The bytes of a sequence of chunks. See ``HTTPBody/bytes``.
 public struct AsyncByteSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+    /// The type of the values the sequence produces.
     public typealias Element = UInt8
     let base: Base
 
+    /// An iterator over the sequence's elements.
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator())
     }
 
+    /// Produces the sequence's elements, reading the underlying chunks as it needs them.
     public struct Iterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
         var chunk = Data()
         var index = 0
 
+        /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> UInt8? {
             while index >= chunk.count {
                 guard let next = try await base.next() else { return nil }
@@ -44,14 +48,17 @@ public struct AsyncByteSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
 
 /// Lines of UTF-8 text from a sequence of chunks. See ``HTTPBody/lines(maximumLength:)``.
 public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+    /// The type of the values the sequence produces.
     public typealias Element = String
     let base: Base
     let maximumLength: Int
 
+    /// An iterator over the sequence's elements.
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator(), maximumLength: maximumLength)
     }
 
+    /// Produces the sequence's elements, reading the underlying chunks as it needs them.
     public struct Iterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
         let maximumLength: Int
@@ -65,6 +72,7 @@ public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
             self.maximumLength = maximumLength
         }
 
+        /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> String? {
             while true {
                 if let newline = buffer[(buffer.startIndex + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -106,7 +114,7 @@ extension AsyncSequence where Self: Sendable, Element == Data {
     /// blank lines skipped.
     ///
     /// ```swift
-    /// let events = try await client.stream(.get("/events"))
+    /// let events = try await client.stream(Request<Void>.get("/events"))
     /// for try await event in events.body.jsonLines(of: PhotoMetadata.self) {
     ///     favourites[event.id] = event.favoriteCount
     /// }
@@ -125,18 +133,22 @@ extension AsyncSequence where Self: Sendable, Element == Data {
 
 /// Values decoded from newline-delimited JSON. See ``HTTPBody/jsonLines(of:decoder:maximumLineLength:)``.
 public struct AsyncJSONLineSequence<Base: AsyncSequence & Sendable, Value: Decodable>: AsyncSequence where Base.Element == Data {
+    /// The type of the values the sequence produces.
     public typealias Element = Value
     let lines: AsyncLineSequence<Base>
     let decoder: JSONDecoder
 
+    /// An iterator over the sequence's elements.
     public func makeAsyncIterator() -> Iterator {
         Iterator(lines: lines.makeAsyncIterator(), decoder: decoder)
     }
 
+    /// Produces the sequence's elements, reading the underlying chunks as it needs them.
     public struct Iterator: AsyncIteratorProtocol {
         var lines: AsyncLineSequence<Base>.Iterator
         let decoder: JSONDecoder
 
+        /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> Value? {
             while let line = try await lines.next() {
                 guard !line.allSatisfy(\.isWhitespace) else { continue }

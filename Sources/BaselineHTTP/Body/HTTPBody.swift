@@ -10,8 +10,8 @@ import Foundation
 /// delivers it) can be read once.
 ///
 /// ```swift
-/// let (head, body) = try await client.stream(.get("/events"))
-/// for try await event in body.jsonLines(of: PhotoMetadata.self) { ... }
+/// let response = try await client.stream(Request<Void>.get("/events"))
+/// for try await event in response.body.jsonLines(of: PhotoMetadata.self) { ... }
 /// ```
 ///
 /// Read a whole body with ``collect(upTo:)``, which enforces a size limit as
@@ -21,7 +21,9 @@ import Foundation
 /// loop over a streamed body early (or calling ``discard()``) also stops the
 /// transfer.
 public struct HTTPBody: Sendable, AsyncSequence {
+    /// The type of the values the sequence produces.
     public typealias Element = Data
+    /// The error reading the body throws.
     public typealias Failure = any Error
 
     enum Storage: Sendable {
@@ -158,6 +160,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
         if case let .stream(source, _) = storage { source.cancel() }
     }
 
+    /// Starts reading; iterate the body once.
     public func makeAsyncIterator() -> Iterator {
         switch storage {
         case let .buffered(data): Iterator(.buffered(data.isEmpty ? nil : data))
@@ -180,6 +183,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
             self.mode = mode
         }
 
+        /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> Data? {
             switch mode {
             case let .buffered(data):

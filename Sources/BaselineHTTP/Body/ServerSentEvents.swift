@@ -37,7 +37,7 @@ extension AsyncSequence where Self: Sendable, Element == Data {
     /// events without data are not dispatched.
     ///
     /// ```swift
-    /// let stream = try await client.stream(.get("/events", query: [.init(name: "format", value: "sse")]))
+    /// let stream = try await client.stream(Request<Void>.get("/events", query: [.init(name: "format", value: "sse")]))
     /// for try await event in stream.body.serverSentEvents() where event.event == "favorite" {
     ///     let update = try event.decode(PhotoMetadata.self)
     /// }
@@ -49,18 +49,22 @@ extension AsyncSequence where Self: Sendable, Element == Data {
 
 /// Server-Sent Events parsed from a sequence of chunks.
 public struct AsyncServerSentEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+    /// The type of the values the sequence produces.
     public typealias Element = ServerSentEvent
     let lines: AsyncLineSequence<Base>
 
+    /// An iterator over the sequence's elements.
     public func makeAsyncIterator() -> Iterator {
         Iterator(lines: lines.makeAsyncIterator())
     }
 
+    /// Produces the sequence's elements, reading the underlying chunks as it needs them.
     public struct Iterator: AsyncIteratorProtocol {
         var lines: AsyncLineSequence<Base>.Iterator
         var lastID: String?
         var started = false
 
+        /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> ServerSentEvent? {
             var event = "message"
             var data: [String] = []

@@ -21,7 +21,7 @@ extension HTTPClient {
     /// ``HTTPBody/serverSentEvents(maximumLineLength:)``.
     ///
     /// ```swift
-    /// let events = try await client.stream(.get("/events"))
+    /// let events = try await client.stream(Request<Void>.get("/events"))
     /// for try await update in events.body.jsonLines(of: PhotoMetadata.self) {
     ///     model.apply(update)
     /// }

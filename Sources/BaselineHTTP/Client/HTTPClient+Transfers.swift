@@ -16,7 +16,7 @@ extension HTTPClient {
     /// over it in one step).
     ///
     /// ```swift
-    /// let saved = try await client.download(.get("/downloads/64MiB.bin"), to: fileURL) { progress in
+    /// let saved = try await client.download(Request<Void>.get("/downloads/64MiB.bin"), to: fileURL) { progress in
     ///     for await update in progress {
     ///         print("\(Int((update.fractionCompleted ?? 0) * 100)) %")
     ///     }
@@ -24,9 +24,11 @@ extension HTTPClient {
     /// ```
     ///
     /// - Parameters:
-    ///   - request: The download request; its body, if any, is sent as usual.
-    ///   - destination: The file to write; replaced only once the download is
-    ///     complete.
+    ///   - request: The request; its ``Request/maximumResponseSize``, if set,
+    ///     limits the file's size (the client's does not apply to downloads).
+    ///     Its response type is not used.
+    ///   - destination: The file URL to write; a file already there is
+    ///     replaced once the download is complete.
     ///   - progress: runs beside the download with its progress; the
     ///     sequence ends when the download does, and the download returns
     ///     once `progress` has.

@@ -9,6 +9,8 @@ import FoundationNetworking
 /// app shows. The error's cases keep the details (the raw body, the
 /// underlying error) for code that wants them.
 extension HTTPClientError: CustomStringConvertible, LocalizedError {
+    /// One line a person can read: the status and the server's message,
+    /// or what failed and where.
     public var description: String {
         switch self {
         case let .invalidRequest(reason):

@@ -75,6 +75,8 @@ public final class URLSessionTransport: HTTPTransport {
         return configuration
     }
 
+    /// Sends `request` through URLSession and returns at the response head,
+    /// with the body arriving as it is received (see the type's overview).
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         guard let urlRequest = URLRequest(httpRequest: request) else {
             throw HTTPClientError.invalidRequest(reason: "\(request.method) \(request.path ?? "") has no absolute URL")

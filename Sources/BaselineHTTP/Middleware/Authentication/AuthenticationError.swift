@@ -11,6 +11,7 @@ public enum AuthenticationError: Error, Sendable {
 }
 
 extension AuthenticationError: CustomStringConvertible {
+    /// What went wrong, with the underlying error's description.
     public var description: String {
         switch self {
         case let .tokenUnavailable(underlying): "No access token: \(underlying)"

@@ -54,6 +54,7 @@ public struct BasicAuthentication: HTTPMiddleware {
         self.authenticates = authenticates
     }
 
+    /// Adds the Basic credentials to `request`, at once or after a challenge, as configured.
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         guard request.headerFields[.authorization] == nil, authenticates(request) else {
             return try await next(request, body)

@@ -51,6 +51,7 @@ public struct BearerAuthentication: HTTPMiddleware {
         self.authenticates = authenticates
     }
 
+    /// Adds the bearer token to `request` and, after a 401, sends it once more with a refreshed token.
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         guard request.headerFields[.authorization] == nil, authenticates(request),
               let token = try await currentToken()

@@ -56,6 +56,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
     /// How many entries the store holds.
     public var count: Int { state.withLock { $0.nodes.count } }
 
+    /// The entry for `key`, marked as the most recently used.
     public func cachedResponse(for key: String) async -> CachedResponse? {
         state.withLock { state in
             guard let node = state.unlink(key) else { return nil }
@@ -64,6 +65,8 @@ public final class MemoryCacheStore: HTTPCacheStore {
         }
     }
 
+    /// Stores `entry` for `key` and evicts the least recently used entries
+    /// beyond ``byteLimit``. An entry larger than the limit is not stored.
     public func store(_ entry: CachedResponse, for key: String) async {
         let cost = entry.cost
         state.withLock { state in
@@ -76,10 +79,12 @@ public final class MemoryCacheStore: HTTPCacheStore {
         }
     }
 
+    /// Removes the entry for `key`, if any.
     public func removeCachedResponse(for key: String) async {
         _ = state.withLock { $0.unlink(key) }
     }
 
+    /// Removes every entry.
     public func removeAll() async {
         state.withLock { $0 = State() }
     }

@@ -77,6 +77,7 @@ public struct ResponseCache: HTTPMiddleware {
         self.now = now
     }
 
+    /// Answers `request` from the cache when it can, revalidates stale entries, and stores what may be stored.
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let key = Self.key(for: request)
         guard request.method == .get else {

@@ -26,7 +26,7 @@ import HTTPTypes
 ///
 /// Cancellation: each caller can be cancelled on its own and then throws
 /// `CancellationError` at once; the others keep waiting. The shared call runs
-/// in a task of its own (a `TaskCoalescer`, from BaselineConcurrency), so it is cancelled only when
+/// in a task of its own (a `TaskCoalescer` from `BaselineConcurrency`), so it is cancelled only when
 /// every caller has been.
 ///
 /// Ordering: innermost, or just inside the cache, so that cache misses are
@@ -49,6 +49,7 @@ public struct RequestCoalescing: HTTPMiddleware {
         self.maximumBodySize = maximumBodySize
     }
 
+    /// Sends `request`, or waits for an identical one already in flight and shares its response.
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         guard request.method == .get || request.method == .head, body == nil || body?.knownLength == 0 else {
             return try await next(request, body)

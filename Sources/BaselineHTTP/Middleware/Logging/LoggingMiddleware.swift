@@ -52,6 +52,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         self.redaction = redacting
     }
 
+    /// Logs `request`, passes it on, and logs the response or the error.
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let id = counter.withLock { count -> Int in
             count += 1

@@ -56,6 +56,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         self.now = now
     }
 
+    /// Sends `request`, and again after a retryable failure while the policy allows.
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let mayRetry = policy.retryableMethods.contains(request.method) && body.isReplayable
         var attempt = 1

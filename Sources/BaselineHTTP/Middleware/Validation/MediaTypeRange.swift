@@ -63,12 +63,13 @@ public struct MediaTypeRange: Sendable, Hashable, CustomStringConvertible, Expre
     /// Any media type.
     public static let any: MediaTypeRange = "*/*"
 
+    /// The range as `type/subtype`, as it would appear in an `Accept` field.
     public var description: String { "\(type)/\(subtype)" }
 
     /// Whether `contentType` (a `Content-Type` value) falls in this range.
     ///
     /// - Parameters:
-    ///   - contentType: The `Content-Type` field's value, parameters and all.
+    ///   - contentType: The field's value, parameters included (`application/json; charset=utf-8`).
     ///   - allowingSuffix: Whether `type/x+subtype` matches `type/subtype`.
     public func matches(_ contentType: String, allowingSuffix: Bool = true) -> Bool {
         guard let candidate = MediaTypeRange(contentType), candidate.type != "*", candidate.subtype != "*" else {

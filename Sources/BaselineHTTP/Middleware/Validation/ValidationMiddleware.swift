@@ -50,6 +50,7 @@ public struct ValidationMiddleware: HTTPMiddleware {
         self.maximumErrorBodySize = maximumErrorBodySize
     }
 
+    /// Sends `request` and throws for a response whose status or content type is not acceptable.
     public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
         let (response, responseBody) = try await next(request, body)
         if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status.code) {
