@@ -8,8 +8,8 @@ public struct IDToken: RawRepresentable, Hashable, Sendable, Codable {
     /// The token as the server sent it: read it only to send or store it.
     public let rawValue: String
 
-    /// Wraps a token the server issued (or a stored one); an empty one is not
-    /// checked here.
+    /// Wraps a token the server issued or a file held; nothing is checked here
+    /// (``IDTokenStore/load()`` refuses an empty one).
     public init(rawValue: String) {
         self.rawValue = rawValue
     }

@@ -16,8 +16,8 @@ public struct TextFieldView: Sendable {
     /// The style of the field's whole line; underlined by default so an empty field shows.
     public var style: CellStyle
 
-    /// A field showing `text` with the cursor at `cursor`; the defaults are a
-    /// plain, underlined field with no placeholder.
+    /// A field showing `text` with the cursor at `cursor`; by default its
+    /// characters show, underlined, with no placeholder.
     public init(
         text: String, cursor: Int, isFocused: Bool, isSecure: Bool = false,
         placeholder: String = "", style: CellStyle = .underline
