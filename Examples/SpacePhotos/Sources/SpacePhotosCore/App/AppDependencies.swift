@@ -29,6 +29,8 @@ public struct AppDependencies: Sendable {
     /// Number facts, for the counter and the profile.
     public var facts: FactClient
 
+    /// Dependencies from the given services and stores, as tests assemble them;
+    /// ``live(serverURL:dataDirectory:imageCache:logger:)`` builds the real ones.
     public init(
         auth: any AuthServiceProtocol,
         restoreSession: @escaping @Sendable () async throws -> User?,

@@ -72,6 +72,7 @@ public final class AppModel {
     /// Waits for the login screen's dismissal.
     @ObservationIgnored private var loginWatcher: Task<Void, Never>?
 
+    /// The app on `dependencies`, showing ``Screen/launching`` until ``start()`` runs.
     public init(dependencies: AppDependencies) {
         self.dependencies = dependencies
         let savedPhotos = SavedPhotos(repository: dependencies.savedPhotos, pipeline: dependencies.pipeline)

@@ -7,6 +7,8 @@ public struct FactClient: Sendable {
     /// The fact about a number.
     public var fetch: @Sendable (Int) async throws -> String
 
+    /// A client answering with `fetch`: a double in tests,
+    /// ``live(client:clock:fallbackDelay:serverOptions:)`` in the app.
     public init(fetch: @escaping @Sendable (Int) async throws -> String) {
         self.fetch = fetch
     }

@@ -10,11 +10,17 @@ import BaselineStore
 /// Button("Cancel") { store.send(.cancel) }
 /// ```
 public struct FactCounter: Reducer {
+    /// What the counter screen shows.
     public struct State: Equatable, Sendable {
+        /// The number on screen; it may go below zero.
         public var count = 0
+        /// The fact about the count, or the reason it failed; `nil` until one
+        /// arrives, and again after the count changes.
         public var fact: String?
+        /// Whether a fact is being fetched (until it arrives, fails or is cancelled).
         public var isLoading = false
 
+        /// A state with the given values; the defaults are a fresh counter at zero.
         public init(count: Int = 0, fact: String? = nil, isLoading: Bool = false) {
             self.count = count
             self.fact = fact
@@ -22,6 +28,8 @@ public struct FactCounter: Reducer {
         }
     }
 
+    /// What the counter screen can do: count up and down, fetch or cancel a
+    /// fact, and the fetch's answer.
     public enum Action: Equatable, Sendable {
         case increment
         case decrement
@@ -32,7 +40,9 @@ public struct FactCounter: Reducer {
 
     /// Why a fact could not be fetched, as the screen shows it.
     public struct FactError: Error, Equatable, Sendable {
+        /// Why the fetch failed, in one line for the screen.
         public var message: String
+        /// An error carrying `message`.
         public init(message: String) { self.message = message }
     }
 
@@ -40,10 +50,13 @@ public struct FactCounter: Reducer {
 
     let factClient: FactClient
 
+    /// A counter fetching its facts from `factClient`.
     public init(factClient: FactClient) {
         self.factClient = factClient
     }
 
+    /// Applies `action`: a count change clears the fact, a refresh starts a fetch
+    /// (cancelling one in flight), and a cancel stops it.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .increment:

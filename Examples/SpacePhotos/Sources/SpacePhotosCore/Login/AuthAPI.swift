@@ -45,8 +45,10 @@ public struct AuthAPI: Sendable {
         }
     }
 
+    /// The client the requests go through; it needs no authentication middleware.
     public let client: HTTPClient
 
+    /// The endpoints on `client`, whose base URL is the server's.
     public init(client: HTTPClient) {
         self.client = client
     }

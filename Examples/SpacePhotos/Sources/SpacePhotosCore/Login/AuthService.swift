@@ -71,6 +71,11 @@ public actor AuthService: AuthServiceProtocol {
         self.logger = logger
     }
 
+    /// Logs in and keeps the token.
+    ///
+    /// - Throws: ``AuthServiceError/loginInProgress`` while another login runs
+    ///   (nothing is sent), the login's errors (``LoginError``), or a failure to
+    ///   store the token.
     public func logIn(for id: User.ID, with password: String) async throws {
         guard !isLoggingIn else {
             logger.notice("Rejected a second login while one is in flight", metadata: ["user.id": "\(id)"])

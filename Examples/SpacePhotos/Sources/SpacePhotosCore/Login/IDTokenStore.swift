@@ -22,6 +22,7 @@ public actor IDTokenStore {
     /// The file the token lives in.
     public nonisolated var fileURL: URL { storage.fileURL }
 
+    /// A store for the token in `fileURL`; nothing is read or written until asked.
     public init(fileURL: URL, logger: Logger = Logger(label: "spacephotos.token-store")) {
         self.storage = SecureValueStore(fileURL: fileURL, logger: logger)
     }

@@ -13,9 +13,12 @@ import FoundationNetworking
 /// function with ``withCallback(isolation:logger:fileID:line:_:)``, which
 /// resumes once, and cancels the data task when the caller is cancelled.
 public struct LegacyAuthAPI: Sendable {
+    /// The server's address; requests go to `auth/login` under it.
     public let baseURL: URL
+    /// The session whose data tasks send the requests.
     public let session: URLSession
 
+    /// An API for the server at `baseURL`, sending through `session`.
     public init(baseURL: URL, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.session = session
@@ -83,6 +86,8 @@ public struct LegacyRequest: Sendable {
         self.onCancel = onCancel
     }
 
+    /// Cancels the data task; its completion then reports `CancellationError`.
+    /// Cancelling a finished request does nothing.
     public func cancel() {
         onCancel()
     }

@@ -39,6 +39,7 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The case and its values, for logs: never a token or a password.
     public var description: String {
         switch self {
         case .invalidCredentials: "LoginError.invalidCredentials"

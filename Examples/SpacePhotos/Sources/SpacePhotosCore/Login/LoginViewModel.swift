@@ -18,7 +18,9 @@ public final class LoginViewModel {
     /// The longest password a field accepts.
     public static let maximumPasswordLength = 256
 
+    /// The ID as typed; surrounding spaces are trimmed when logging in.
     public var id = ""
+    /// The password as typed, sent unchanged.
     public var password = ""
     /// Whether a login is in flight (the screen shows it).
     public private(set) var isLoggingIn = false
@@ -35,6 +37,7 @@ public final class LoginViewModel {
     @ObservationIgnored private let authService: any AuthServiceProtocol
     @ObservationIgnored private let logger: Logger
 
+    /// A login screen with empty fields, logging in through `authService`.
     public init(authService: any AuthServiceProtocol, logger: Logger = Logger(label: "spacephotos.login")) {
         self.authService = authService
         self.logger = logger

@@ -60,6 +60,7 @@ public actor SessionTokens: AccessTokenProvider {
         try await idTokens.clear()
     }
 
+    /// The stored ID token, or `nil` when no one is logged in.
     public func accessToken() async throws -> String? {
         try await idTokens.load()?.rawValue
     }

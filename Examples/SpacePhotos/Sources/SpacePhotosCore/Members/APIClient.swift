@@ -13,9 +13,12 @@ import BaselinePersistence
 /// let member = try await api.response(for: MemberAPI.getMember(using: api))
 /// ```
 public struct APIClient: Sendable {
+    /// The client the requests go through.
     public let client: HTTPClient
+    /// Where the ID token sent as the bearer token is read, on each request.
     public let tokenStore: IDTokenStore
 
+    /// A client sending through `client` with the ID token in `tokenStore`.
     public init(client: HTTPClient, tokenStore: IDTokenStore) {
         self.client = client
         self.tokenStore = tokenStore
@@ -36,6 +39,7 @@ public struct APIClient: Sendable {
 
 /// One request of the ``APIClient``, ready to run.
 public struct RequestBuilder<Response: Decodable & Sendable>: Sendable {
+    /// The request to send; the authorization header is added when it runs.
     public let request: Request<Response>
     let client: APIClient
 
@@ -71,6 +75,7 @@ public enum APIClientError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// One line for the user; a token store failure's details are left out.
     public var description: String {
         switch self {
         case .notLoggedIn: "Not logged in."

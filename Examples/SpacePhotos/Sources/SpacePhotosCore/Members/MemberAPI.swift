@@ -4,8 +4,11 @@ import HTTPTypes
 
 /// The member endpoints.
 public struct MemberAPI: Sendable {
+    /// The client the requests go through; ``me()`` needs one with
+    /// `BearerAuthentication` middleware.
     public let client: HTTPClient
 
+    /// The member endpoints on `client`.
     public init(client: HTTPClient) {
         self.client = client
     }

@@ -9,15 +9,21 @@ import Observation
 @MainActor
 @Observable
 public final class MemberScreenModel {
+    /// The logged-in member, once ``load()`` has succeeded; `nil` before.
     public private(set) var member: User?
+    /// The fact about ``factNumber``, once ``load()`` has succeeded; `nil` before.
     public private(set) var fact: String?
+    /// Whether ``load()`` runs.
     public private(set) var isLoading = false
+    /// What went wrong with the last ``load()``; `nil` while one runs or after a success.
     public private(set) var errorMessage: String?
 
     @ObservationIgnored private let fetchMember: @Sendable () async throws -> User
     @ObservationIgnored private let factClient: FactClient
     @ObservationIgnored private let today: @Sendable () -> Date
 
+    /// A screen fetching the member with `fetchMember` and the fact with
+    /// `factClient`; `today` is the clock for ``factNumber`` (fixed in tests).
     public init(
         fetchMember: @escaping @Sendable () async throws -> User,
         factClient: FactClient,
@@ -38,6 +44,8 @@ public final class MemberScreenModel {
         Calendar(identifier: .gregorian).component(.day, from: today())
     }
 
+    /// Fetches the member and today's fact at once, and shows them when both
+    /// are in; either failing sets ``errorMessage`` and keeps what showed before.
     public func load() async {
         isLoading = true
         defer { isLoading = false }

@@ -13,7 +13,10 @@ public struct RefreshToken: RawRepresentable, Hashable, Sendable, Codable {
 }
 
 extension RefreshToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `RefreshToken(redacted)`: never the token.
     public var description: String { "RefreshToken(redacted)" }
+    /// The same redacted text as ``description``.
     public var debugDescription: String { description }
+    /// A mirror without children, so `dump` and reflection never show the token.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

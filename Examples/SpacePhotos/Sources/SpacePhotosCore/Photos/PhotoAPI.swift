@@ -39,5 +39,6 @@ public struct PhotoAPI: Sendable {
 public struct PhotoDayError: Error, Sendable, CustomStringConvertible {
     /// What the server sent instead.
     public var text: String
+    /// The text the server sent and the format it should have had.
     public var description: String { "\"\(text)\" is not a day written yyyy-MM-dd" }
 }

@@ -34,6 +34,8 @@ public final class PhotoBrowser {
 
     @ObservationIgnored private let pipeline: ImagePipeline
 
+    /// A browser over `catalog`, with nothing selected until the first ``refresh()``;
+    /// `pipeline` loads the selected image and prefetches the list's.
     public init(catalog: PhotoCatalog, saved: SavedPhotos, pipeline: ImagePipeline) {
         self.catalog = catalog
         self.saved = saved

@@ -46,6 +46,8 @@ public final class PhotoCatalog {
     @ObservationIgnored private var currentLoad: (id: UInt64, task: Task<Loaded, any Error>)?
     @ObservationIgnored private var nextLoadID: UInt64 = 0
 
+    /// An empty catalog; `count` is clamped to at least 0 and
+    /// `maximumConcurrentFetches` to at least 1. Nothing loads until ``updateItems()``.
     public init(source: PhotoSource, count: Int = 12, maximumConcurrentFetches: Int = 4) {
         self.source = source
         self.count = max(0, count)
@@ -145,10 +147,14 @@ public final class PhotoCatalog {
 /// How far a load has come: `completed` of `total` answers are in, `failed`
 /// of them failures.
 public struct LoadProgress: Equatable, Sendable {
+    /// How many answers are in, failures included.
     public var completed: Int
+    /// How many photos the load fetches: the number of days the source gave.
     public var total: Int
+    /// How many of the ``completed`` answers were failures.
     public var failed: Int
 
+    /// Progress with the given counts (`failed` is at most `completed`, which is at most `total`).
     public init(completed: Int, total: Int, failed: Int) {
         self.completed = completed
         self.total = total

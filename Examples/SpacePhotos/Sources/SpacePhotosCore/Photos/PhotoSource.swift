@@ -9,6 +9,8 @@ public struct PhotoSource: Sendable {
     /// The photo of a day.
     public var photo: @Sendable (_ date: Date) async throws -> SpacePhoto
 
+    /// A source answering with the given closures (doubles in tests;
+    /// ``live(client:serverOptions:)`` in the app).
     public init(
         randomDates: @escaping @Sendable (_ count: Int) async throws -> [Date],
         photo: @escaping @Sendable (_ date: Date) async throws -> SpacePhoto

@@ -21,8 +21,10 @@ public struct SpacePhoto: Sendable, Hashable, Identifiable {
     /// The image.
     public var url: URL
 
+    /// The photo's ``date``: the catalog has one photo a day.
     public var id: Date { date }
 
+    /// A photo with the given values; `date` should be midnight UTC of its day.
     public init(title: String, description: String, date: Date, url: URL) {
         self.title = title
         self.description = description
@@ -42,6 +44,9 @@ extension SpacePhoto: Codable {
         case url
     }
 
+    /// Decodes the seed's JSON: `explanation` becomes ``description``, `date` is `yyyy-MM-dd`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for a date in another format.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
@@ -59,6 +64,7 @@ extension SpacePhoto: Codable {
         url = try container.decode(URL.self, forKey: .url)
     }
 
+    /// Encodes all four keys as the seed's JSON, the date as `yyyy-MM-dd`.
     public func encode(to encoder: any Encoder) throws {
         // All four keys, so a photo survives a round trip (the seed's encoder
         // forgot the URL).

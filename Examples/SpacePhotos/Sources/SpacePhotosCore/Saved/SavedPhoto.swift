@@ -16,8 +16,10 @@ public struct SavedPhoto: Sendable, Hashable, Identifiable {
     /// When it was saved.
     public var savedAt: Date
 
+    /// The photo's day, as for ``SpacePhoto/id``: one saved photo a day.
     public var id: Date { photo.id }
 
+    /// A saved photo's listing; the image bytes stay in the database.
     public init(photo: SpacePhoto, mediaType: String, imageByteCount: Int, savedAt: Date) {
         self.photo = photo
         self.mediaType = mediaType
@@ -29,6 +31,10 @@ public struct SavedPhoto: Sendable, Hashable, Identifiable {
 extension SavedPhoto: FetchableRecord {
     static let databaseTableName = "saved_photo"
 
+    /// Reads a `saved_photo` row, without its image.
+    ///
+    /// - Throws: ``SavedPhotoError/damagedRecord(day:)`` when the day or the URL
+    ///   cannot be parsed.
     public init(row: Row) throws {
         let day: String = row["day"]
         let urlString: String = row["url"]
@@ -49,6 +55,7 @@ public enum SavedPhotoError: Error, Equatable, Sendable, CustomStringConvertible
     /// The image that was to be saved is empty.
     case emptyImage
 
+    /// One sentence for the user, naming the damaged photo's day.
     public var description: String {
         switch self {
         case let .damagedRecord(day): "The saved photo of \(day) is damaged."

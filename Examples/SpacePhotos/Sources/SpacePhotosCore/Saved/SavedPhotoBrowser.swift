@@ -29,6 +29,8 @@ public final class SavedPhotoBrowser {
     /// Counts loads, so a finished load can tell whether it was superseded.
     @ObservationIgnored private var generation: UInt64 = 0
 
+    /// A browser over `saved`, with no image loaded; `decoders` and `limits`
+    /// decode the saved bytes (by default, as the image pipeline would).
     public init(
         saved: SavedPhotos,
         decoders: [any ImageDecoding] = ImagePipeline.Configuration().decoders,

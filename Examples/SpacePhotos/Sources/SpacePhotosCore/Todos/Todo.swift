@@ -9,11 +9,15 @@ public struct Todo: Codable, Sendable, Hashable, Identifiable {
     /// The longest text an item holds, in characters.
     public static let maximumTextLength = 500
 
+    /// The row's id, assigned by the database on insert; `nil` until then.
     public var id: Int64?
+    /// What to do: trimmed, not empty, at most ``maximumTextLength`` characters
+    /// once ``TodoRepository`` has stored it.
     public var text: String
     /// When the item was created; the list is sorted by it.
     public var date: Date
 
+    /// An item with the given values; leave `id` `nil` for one not yet inserted.
     public init(id: Int64? = nil, text: String, date: Date) {
         self.id = id
         self.text = text
@@ -22,15 +26,20 @@ public struct Todo: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension Todo: FetchableRecord, MutablePersistableRecord {
+    /// The SQLite table the items live in, `todo`.
     public static let databaseTableName = "todo"
 
     /// The table's columns, for queries.
     public enum Columns {
+        /// The `id` column, the primary key.
         public static let id = Column(CodingKeys.id)
+        /// The `text` column.
         public static let text = Column(CodingKeys.text)
+        /// The `date` column, indexed with `id` for the list order.
         public static let date = Column(CodingKeys.date)
     }
 
+    /// Takes the id the database assigned to the new row.
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }

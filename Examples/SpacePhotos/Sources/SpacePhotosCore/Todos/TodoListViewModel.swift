@@ -47,6 +47,7 @@ public final class TodoListViewModel {
     @ObservationIgnored private let repository: TodoRepository
     @ObservationIgnored private var observer: StreamObserver?
 
+    /// A list over `repository`; it starts observing the items at once.
     public init(repository: TodoRepository) {
         self.repository = repository
         let observer = StreamObserver(observing: { repository.observeAll() }) { [weak self] todos in

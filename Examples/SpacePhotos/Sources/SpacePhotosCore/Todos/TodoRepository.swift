@@ -7,9 +7,11 @@ import GRDB
 /// A value you can share between actors: every method runs its work on the
 /// database's queues and suspends the caller meanwhile.
 public struct TodoRepository: Sendable {
+    /// The database holding the `todo` table; open it with ``TodoSchema/migrator``.
     public let database: SQLiteDatabase
     private let now: @Sendable () -> Date
 
+    /// A repository on `database`; `now` dates new items (a fixed clock in tests).
     public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
@@ -104,6 +106,7 @@ public enum TodoError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLong(maximum: Int)
     case notFound(id: Int64)
 
+    /// One sentence for the user.
     public var description: String {
         switch self {
         case .emptyText: "A to-do needs some text."

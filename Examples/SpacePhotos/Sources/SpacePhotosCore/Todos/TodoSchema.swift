@@ -6,6 +6,8 @@ import GRDB
 /// is a new migration. `DatabaseMigrator` records which ones ran, so a
 /// database from any earlier version is brought up to date on open.
 public enum TodoSchema {
+    /// The migrations, oldest first: v1 creates the `todo` table, v2 indexes it
+    /// by date. A new migrator each time; pass it when opening the database.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: todo table") { db in

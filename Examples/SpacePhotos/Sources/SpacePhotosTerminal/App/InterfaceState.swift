@@ -42,6 +42,8 @@ public final class InterfaceState {
     @ObservationIgnored private weak var loginFieldOwner: LoginViewModel?
     /// The login screen's model the interface shows now.
     @ObservationIgnored public weak var currentLogin: LoginViewModel?
+    /// Whether keys on the To-dos tab move in the list or type into the new
+    /// item's field; the list has them at first.
     public var todoFocus: TodoFocus = .list
     /// A one-line message until the next key (a paste cut to a field's limit).
     public var notice: String?
@@ -54,6 +56,8 @@ public final class InterfaceState {
     /// Each list's height in the last frame, for Page Up and Page Down.
     @ObservationIgnored public var listHeights: [AppTab: Int] = [:]
 
+    /// A fresh interface: login on the ID field, the to-do list focused, every
+    /// cursor at its field's end, every list at its top.
     public init() {}
 
     /// The cursor of `field` in `text`: where it was left, or the end.

@@ -20,16 +20,22 @@ public final class SpacePhotosProgram: TerminalProgram {
     /// The smallest terminal the screens fit in.
     public static let minimumSize = TerminalSize(columns: 64, rows: 20)
 
+    /// The app the screens show and act on.
     public let app: AppModel
+    /// Focus, cursors, scroll positions and the notice: what the terminal keeps itself.
     public let ui = InterfaceState()
+    /// The photos' images, scaled to the cells of the panels that show them.
     public let images = ImageCellCache()
     /// The work keys started (logins, saves, refreshes).
     public let actions = ActionTasks()
 
+    /// The terminal front end of `app`; the first frame starts it (`AppModel.start()`).
     public init(app: AppModel) {
         self.app = app
     }
 
+    /// Draws the screen `AppModel.screen` says, with its key hints, and the quit
+    /// dialog over it; a terminal smaller than ``minimumSize`` gets a notice instead.
     public func render(_ context: RenderContext) -> Frame {
         var frame = Frame(context.makeBuffer())
         // `.task` on the root view: check the stored session once.
@@ -70,6 +76,8 @@ public final class SpacePhotosProgram: TerminalProgram {
         frame.buffer.drawHints([KeyHint("y", "quit"), KeyHint("n Esc", "stay")], at: dialog.x + 1, row: dialog.y + 4, width: dialog.width - 2)
     }
 
+    /// Hands a key to the screen showing. Ctrl-C quits (asking first while a
+    /// photo is being saved), Ctrl-Z suspends, and any key clears ``InterfaceState/notice``.
     public func handle(_ event: InputEvent) -> ProgramAction {
         if case .key = event { ui.notice = nil }
         if app.isConfirmingQuit {
@@ -104,6 +112,8 @@ public final class SpacePhotosProgram: TerminalProgram {
         return .continue
     }
 
+    /// Cancels the work keys started; the loop then ends. Call ``finish()``
+    /// after it to wait for that work.
     public func terminate(reason: String) {
         actions.cancelAll()
     }

@@ -19,9 +19,12 @@ enum Theme {
 
 /// A key and what it does, for the footer.
 public struct KeyHint: Equatable, Sendable {
+    /// The keys to press, as the footer shows them (`Tab`, `n Esc`).
     public var keys: String
+    /// What they do, in a word or two (`quit`, `stay`).
     public var action: String
 
+    /// A hint that `keys` do `action`.
     public init(_ keys: String, _ action: String) {
         self.keys = keys
         self.action = action

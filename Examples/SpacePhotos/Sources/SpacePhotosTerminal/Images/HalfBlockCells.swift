@@ -11,6 +11,7 @@ import TerminalUI
 public struct HalfBlockCells: Sendable, Equatable {
     /// The drawing's size in cells.
     public let columns: Int
+    /// Each cell row shows two rows of pixels.
     public let rows: Int
     /// Row-major cell colours: `columns × rows` top pixels, then as many bottom ones.
     let top: [RGBA]

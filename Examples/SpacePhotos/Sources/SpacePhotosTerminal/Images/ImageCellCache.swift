@@ -13,9 +13,12 @@ public final class ImageCellCache {
     public struct Key: Hashable, Sendable {
         /// What the image is (its URL, or the saved photo it belongs to).
         public var image: String
+        /// The width of the panel the image is fitted into, in cells.
         public var columns: Int
+        /// The height of the panel the image is fitted into, in cells.
         public var rows: Int
 
+        /// The key of `image` in a panel of `columns` × `rows` cells.
         public init(image: String, columns: Int, rows: Int) {
             self.image = image
             self.columns = columns
@@ -33,6 +36,8 @@ public final class ImageCellCache {
     /// change with the selection).
     public let capacity: Int
 
+    /// An empty cache keeping at most `capacity` entries (at least 1), dropping
+    /// the oldest first.
     public init(capacity: Int = 16) {
         self.capacity = max(1, capacity)
     }

@@ -27,6 +27,8 @@ public struct InputDecoder: Sendable {
     /// fields it goes into are far smaller).
     public let maximumPasteBytes: Int
 
+    /// A decoder with nothing pending; a paste past `maximumPasteBytes` (4 MiB
+    /// by default) is cut there.
     public init(maximumPasteBytes: Int = 4 << 20) {
         self.maximumPasteBytes = maximumPasteBytes
     }

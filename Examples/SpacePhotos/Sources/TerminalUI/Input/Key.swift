@@ -25,11 +25,17 @@ public enum Key: Hashable, Sendable {
 
 /// Modifier keys held with a key.
 public struct KeyModifiers: OptionSet, Hashable, Sendable {
+    /// The modifier bits: Shift 1, Alt 2, Ctrl 4.
     public let rawValue: UInt8
+    /// The modifiers whose bits are set in `rawValue`.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Shift, as terminals report it with arrows and function keys (a shifted
+    /// character arrives as the character itself).
     public static let shift = KeyModifiers(rawValue: 1 << 0)
+    /// Alt (Option): the terminal sends `ESC` before the key.
     public static let alt = KeyModifiers(rawValue: 1 << 1)
+    /// Ctrl: with a letter, the terminal sends a control byte (Ctrl-C is 0x03).
     public static let control = KeyModifiers(rawValue: 1 << 2)
 
     /// From the xterm modifier parameter (`CSI 1;5A` is Ctrl-Up): 1 + a bit
@@ -46,9 +52,12 @@ public struct KeyModifiers: OptionSet, Hashable, Sendable {
 
 /// A key with its modifiers.
 public struct KeyPress: Hashable, Sendable, CustomStringConvertible {
+    /// The key pressed.
     public var key: Key
+    /// The modifiers held with it; empty for a plain key.
     public var modifiers: KeyModifiers
 
+    /// A press of `key` with `modifiers` held.
     public init(_ key: Key, modifiers: KeyModifiers = []) {
         self.key = key
         self.modifiers = modifiers
@@ -60,6 +69,7 @@ public struct KeyPress: Hashable, Sendable, CustomStringConvertible {
         return character
     }
 
+    /// The press as a help line writes it: `Ctrl-c`, `Alt-Shift-up`, `F5`.
     public var description: String {
         var parts: [String] = []
         if modifiers.contains(.control) { parts.append("Ctrl") }

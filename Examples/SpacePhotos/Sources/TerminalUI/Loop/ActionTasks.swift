@@ -6,6 +6,7 @@ public final class ActionTasks {
     private var running: [UInt64: Task<Void, Never>] = [:]
     private var nextID: UInt64 = 0
 
+    /// An empty set of tasks.
     public init() {}
 
     /// How many are running.

@@ -12,8 +12,10 @@
 public struct FrameTask: Sendable {
     /// What the task is for: the same id in the next frame keeps it running.
     public var id: String
+    /// The work, run on the main actor; it should end when its task is cancelled.
     public var operation: @MainActor @Sendable () async -> Void
 
+    /// A task named `id` that runs `operation` while frames list `id`.
     public init(id: String, operation: @escaping @MainActor @Sendable () async -> Void) {
         self.id = id
         self.operation = operation

@@ -78,6 +78,7 @@ public final class RenderLoop<Events: AsyncSequence & Sendable> where Events.Ele
     public var recordsLatency = false
     /// How many frames were written, and their bytes.
     public private(set) var framesWritten = 0
+    /// How many bytes those frames took, all together.
     public private(set) var bytesWritten = 0
 
     /// - Parameters:

@@ -12,6 +12,8 @@ public protocol TerminalOutput: Sendable {
 }
 
 extension TerminalSession: TerminalOutput {
+    /// 24-bit colour when `COLORTERM` says `truecolor` or `24bit`, else the 256
+    /// indexed colours.
     public var colors: FrameEncoder.ColorSupport {
         FrameEncoder.ColorSupport.from(environment: ProcessEnvironment.variables)
     }

@@ -33,6 +33,7 @@ public protocol TerminalProgram: AnyObject {
 }
 
 extension TerminalProgram {
+    /// Does nothing; the loop ends all the same.
     public func terminate(reason: String) {}
 }
 
@@ -55,6 +56,8 @@ public struct RenderContext: Sendable {
     /// does not move otherwise.
     public var tick: Int
 
+    /// A context for a screen of `size`; `tick` is the animation step, 0 when
+    /// nothing has animated yet.
     public init(size: TerminalSize, tick: Int = 0) {
         self.size = size
         self.tick = tick
@@ -68,6 +71,8 @@ public struct RenderContext: Sendable {
 
 /// One drawn screen: the cells, and what the loop should do while it shows.
 public struct Frame: Sendable {
+    /// Every cell of the screen; the loop writes those that differ from the
+    /// frame on screen.
     public var buffer: ScreenBuffer
     /// Whether something on it moves by itself (a spinner): the loop then
     /// draws again after its tick interval. While false, no timer runs.
@@ -75,6 +80,7 @@ public struct Frame: Sendable {
     /// The work this frame asks for while it shows (see ``FrameTask``).
     public var tasks: [FrameTask]
 
+    /// A frame showing `buffer`; by default it does not animate and asks for no tasks.
     public init(_ buffer: ScreenBuffer, isAnimating: Bool = false, tasks: [FrameTask] = []) {
         self.buffer = buffer
         self.isAnimating = isAnimating

@@ -19,6 +19,8 @@ public struct Cell: Hashable, Sendable {
     @usableFromInline var hasUncertainWidth: Bool
     /// How many columns the grapheme takes: 1, 2, or 0 for a continuation.
     public var width: UInt8
+    /// The colours and attributes it is drawn in (a continuation keeps its
+    /// character's, so the background runs under both columns).
     public var style: CellStyle
 
     /// A cell showing `grapheme`, `width` columns wide.

@@ -27,8 +27,10 @@ public struct FrameEncoder: Sendable {
         }
     }
 
+    /// How colours are sent: RGB as it is, or as the nearest indexed colour.
     public var colors: ColorSupport
 
+    /// An encoder for a terminal showing `colors`; it keeps no state between frames.
     public init(colors: ColorSupport) {
         self.colors = colors
     }

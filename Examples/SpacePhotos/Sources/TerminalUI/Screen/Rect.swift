@@ -1,10 +1,15 @@
 /// A rectangle of cells: where a view draws.
 public struct Rect: Hashable, Sendable {
+    /// The left column, counted from 0 at the screen's left edge.
     public var x: Int
+    /// The top row, counted from 0 at the screen's top.
     public var y: Int
+    /// Columns wide; never negative when made by ``init(x:y:width:height:)``.
     public var width: Int
+    /// Rows high; never negative when made by ``init(x:y:width:height:)``.
     public var height: Int
 
+    /// A rectangle at column `x`, row `y`; a negative width or height becomes 0.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -12,8 +17,11 @@ public struct Rect: Hashable, Sendable {
         self.height = max(0, height)
     }
 
+    /// The column just right of the rectangle (exclusive).
     public var maxX: Int { x + width }
+    /// The row just below the rectangle (exclusive).
     public var maxY: Int { y + height }
+    /// Whether it holds no cell: no width or no height.
     public var isEmpty: Bool { width == 0 || height == 0 }
 
     /// This rectangle shrunk by `amount` on every side.

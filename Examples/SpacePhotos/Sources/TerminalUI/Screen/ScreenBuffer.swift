@@ -10,7 +10,9 @@
 /// buffer.text       // "\n  Hello, 世界" (lines, trailing spaces trimmed)
 /// ```
 public struct ScreenBuffer: Hashable, Sendable {
+    /// Columns, at least 0.
     public let width: Int
+    /// Rows, at least 0.
     public let height: Int
     /// Row-major cells, `width × height` of them.
     public var cells: [Cell] { storage }

@@ -11,20 +11,35 @@ public enum TerminalColor: Hashable, Sendable {
     /// A 24-bit colour.
     case rgb(UInt8, UInt8, UInt8)
 
+    /// Theme colour 0, black in most themes.
     public static let black = TerminalColor.indexed(0)
+    /// Theme colour 1, red in most themes.
     public static let red = TerminalColor.indexed(1)
+    /// Theme colour 2, green in most themes.
     public static let green = TerminalColor.indexed(2)
+    /// Theme colour 3, yellow in most themes.
     public static let yellow = TerminalColor.indexed(3)
+    /// Theme colour 4, blue in most themes.
     public static let blue = TerminalColor.indexed(4)
+    /// Theme colour 5, magenta in most themes.
     public static let magenta = TerminalColor.indexed(5)
+    /// Theme colour 6, cyan in most themes.
     public static let cyan = TerminalColor.indexed(6)
+    /// Theme colour 7, a light grey in most themes.
     public static let white = TerminalColor.indexed(7)
+    /// Theme colour 8 ("bright black"), a dark grey in most themes.
     public static let gray = TerminalColor.indexed(8)
+    /// Theme colour 9, a bright red in most themes.
     public static let brightRed = TerminalColor.indexed(9)
+    /// Theme colour 10, a bright green in most themes.
     public static let brightGreen = TerminalColor.indexed(10)
+    /// Theme colour 11, a bright yellow in most themes.
     public static let brightYellow = TerminalColor.indexed(11)
+    /// Theme colour 12, a bright blue in most themes.
     public static let brightBlue = TerminalColor.indexed(12)
+    /// Theme colour 14, a bright cyan in most themes.
     public static let brightCyan = TerminalColor.indexed(14)
+    /// Theme colour 15, white in most themes.
     public static let brightWhite = TerminalColor.indexed(15)
 
     /// The nearest of the 240 fixed colours of the 256-colour palette (the

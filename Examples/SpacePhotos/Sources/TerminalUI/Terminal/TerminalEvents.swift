@@ -24,16 +24,20 @@ import Darwin
 /// Iterate it once. Stopping the iteration (or releasing the iterator)
 /// stops reading and puts the signals' previous handling back.
 public struct TerminalEvents: AsyncSequence, Sendable {
+    /// What the sequence yields: input, resizes, suspension and termination.
     public typealias Element = TerminalEvent
 
     private let session: TerminalSession
+    /// How long input must stay quiet after a lone `ESC` for it to be the Escape key.
     public let escapeDelay: Duration
 
+    /// The events of `session`'s terminal; nothing is read until iteration starts.
     public init(session: TerminalSession, escapeDelay: Duration = .milliseconds(50)) {
         self.session = session
         self.escapeDelay = escapeDelay
     }
 
+    /// Starts reading and handling the signals; ending the iteration stops both.
     public func makeAsyncIterator() -> AsyncStream<TerminalEvent>.Iterator {
         let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .unbounded)
         let reader = Reader(session: session, escapeDelay: escapeDelay, continuation: continuation)

@@ -156,6 +156,7 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
     /// A system call failed.
     case system(call: String, errno: Int32)
 
+    /// One sentence for the user; a failed call names it and the system's reason.
     public var description: String {
         switch self {
         case .notATerminal: "Standard input and output must be a terminal."

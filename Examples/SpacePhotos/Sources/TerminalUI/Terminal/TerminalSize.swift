@@ -14,6 +14,7 @@ public struct TerminalSize: Sendable, Hashable {
     /// Lines on the screen.
     public var rows: Int
 
+    /// A size of `columns` × `rows` cells.
     public init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows

@@ -6,6 +6,7 @@ public struct ListWindow: Hashable, Sendable {
     /// The first row shown.
     public var offset: Int
 
+    /// A window whose first row shown is `offset`.
     public init(offset: Int = 0) {
         self.offset = offset
     }

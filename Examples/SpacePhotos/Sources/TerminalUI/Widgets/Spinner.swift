@@ -3,6 +3,8 @@
 public enum Spinner {
     static let glyphs: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
+    /// The glyph for `tick`, cycling through ten braille dots; any `Int`, negative
+    /// ones included, gives a glyph.
     public static func glyph(at tick: Int) -> Character {
         glyphs[((tick % glyphs.count) + glyphs.count) % glyphs.count]
     }

@@ -2,13 +2,22 @@
 /// cursor as a reversed cell while focused, a placeholder while empty, and
 /// bullets instead of the characters of a password.
 public struct TextFieldView: Sendable {
+    /// The field's text, as typed.
     public var text: String
+    /// Where the cursor is, in characters from the start (the text's length puts
+    /// it after the last); clamped to the text when drawn.
     public var cursor: Int
+    /// Whether the field has the focus: only then is the cursor drawn.
     public var isFocused: Bool
+    /// Whether to draw a bullet for each character, for passwords.
     public var isSecure: Bool
+    /// What shows, dimmed, while the text is empty.
     public var placeholder: String
+    /// The style of the field's whole line; underlined by default so an empty field shows.
     public var style: CellStyle
 
+    /// A field showing `text` with the cursor at `cursor`; by default its
+    /// characters show, underlined, with no placeholder.
     public init(
         text: String, cursor: Int, isFocused: Bool, isSecure: Bool = false,
         placeholder: String = "", style: CellStyle = .underline
@@ -21,6 +30,8 @@ public struct TextFieldView: Sendable {
         self.style = style
     }
 
+    /// Draws the field on the first row of `rect`, as wide as `rect`, scrolled
+    /// so the cursor shows.
     public func draw(in rect: Rect, on buffer: inout ScreenBuffer) {
         guard rect.width > 0, rect.height > 0 else { return }
         buffer.fill(Rect(x: rect.x, y: rect.y, width: rect.width, height: 1), with: .blank(style))
