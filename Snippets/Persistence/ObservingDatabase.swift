@@ -76,7 +76,7 @@ for try await count in database.observe({ db in try Note.fetchCount(db) }) {
 // snippet.end
 
 watching.cancel()
-// snippet.end-of-life
+// snippet.closing
 // Closing the database finishes every observation without an error.
 try await database.close()
 try await database.waitUntilObservationsEnd()

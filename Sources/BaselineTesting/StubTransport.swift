@@ -3,7 +3,7 @@ import BaselineHTTP
 import Foundation
 import HTTPTypes
 
-/// An ``HTTPTransport`` for unit tests: answers from routes the test sets up,
+/// An `HTTPTransport` for unit tests: answers from routes the test sets up,
 /// and records every request it sees.
 ///
 /// ```swift

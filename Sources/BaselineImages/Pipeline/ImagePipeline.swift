@@ -28,7 +28,7 @@ import Logging
 /// Requests go through the client, so its middleware (authentication,
 /// logging, retries) applies. An absolute image URL is requested at its own
 /// host; a relative one is resolved against the client's base URL. Query
-/// items are passed as ``Request/query``, so the client re-encodes them (a
+/// items are passed as `Request.query`, so the client re-encodes them (a
 /// literal `+` in a query is sent as `+`, which some servers read as a space).
 public final class ImagePipeline: Sendable {
     /// A prefetch in flight, with an id so a finished one does not remove a newer one.
@@ -227,7 +227,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// A GET for `url`: an absolute URL as it is (query items apart, as
-    /// ``Request`` wants them), a relative one against the client's base URL.
+    /// `Request` wants them), a relative one against the client's base URL.
     static func request(for url: URL, maximumSize: Int) -> Request<Data> {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         var withoutQuery = components

@@ -34,7 +34,7 @@ extension SQLiteDatabase {
     /// without consecutive duplicates (a commit to a table `fetch` reads that
     /// leaves its result as it was produces nothing).
     ///
-    /// See ``observe(_:)-(@Sendable (Database) throws -> Value)`` for delivery and lifetime.
+    /// See ``observe(_:)-7tfx5`` for delivery and lifetime.
     public func observe<Value: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
@@ -80,7 +80,7 @@ extension SQLiteDatabase {
     /// How many observations are running (for diagnostics and tests).
     public var activeObservationCount: Int { observations.count }
 
-    /// Returns once no observation is running: every ``observe(_:)``
+    /// Returns once no observation is running: every ``observe(_:)-7tfx5``
     /// sequence has ended, been abandoned by its consumer, or been ended by
     /// closing the database. A consumer's task that was cancelled ends its
     /// observation a moment after, so a leak check waits here rather than

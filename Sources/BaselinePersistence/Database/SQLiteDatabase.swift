@@ -35,7 +35,7 @@ public import GRDB
 /// - **Where its work runs.** On GRDB's own serial writer queue and reader
 ///   queues — never on the main actor, never on the caller's actor. `read` and
 ///   `write` suspend the caller while the work runs there.
-/// - **What happens to observations.** An ``observe(_:)`` sequence ends
+/// - **What happens to observations.** An ``observe(_:)-7tfx5`` sequence ends
 ///   (finishes without error) when the database closes or is released. Ending
 ///   a sequence's iteration (breaking out, or cancelling the consuming task)
 ///   stops its observation.
@@ -69,7 +69,7 @@ public final class SQLiteDatabase: Sendable {
     /// brings its schema up to date with `migrator`.
     ///
     /// - Throws: ``SQLiteDatabaseError/corrupt(path:)`` when the file is not a
-    ///   database or is damaged (see ``moveAside(databaseAt:)``),
+    ///   database or is damaged (see ``moveAside(databaseAt:now:)``),
     ///   ``SQLiteDatabaseError/cannotOpen(path:reason:)`` for other failures.
     public static func open(
         at url: URL,
