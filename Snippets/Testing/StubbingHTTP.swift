@@ -37,12 +37,13 @@ struct BookService {
 @Suite(.timeLimit(.minutes(1)))
 struct BookServiceTests {
     let transport = StubTransport()
+    let client: HTTPClient
     let service: BookService
 
     init() {
         // The real client, with its middleware and decoding; only the
         // network is replaced.
-        let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport)
+        client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport)
         service = BookService(client: client)
     }
     // snippet.end
@@ -109,6 +110,25 @@ struct BookServiceTests {
         call.resume(returning: try .json([Book(id: 3, title: "Ulysses")]))
 
         #expect(try await loading.value.map(\.id) == [3])
+    }
+    // snippet.end
+
+    // snippet.streaming
+    @Test func readsUpdatesAsTheyArrive() async throws {
+        let (chunks, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+        transport.on(.get, "/books/updates", respond: .streaming(chunks))
+
+        let response = try await client.stream(.get("/books/updates") as Request<Data>)
+        var updates = response.body.jsonLines(of: Book.self).makeAsyncIterator()
+
+        // Each line reaches the reader when the test sends it, not before.
+        feed.yield(Data(#"{"id":1,"title":"Dune"}"#.utf8) + Data("\n".utf8))
+        #expect(try await updates.next() == Book(id: 1, title: "Dune"))
+
+        feed.yield(Data(#"{"id":2,"title":"Emma"}"#.utf8) + Data("\n".utf8))
+        feed.finish()
+        #expect(try await updates.next() == Book(id: 2, title: "Emma"))
+        #expect(try await updates.next() == nil)
     }
     // snippet.end
 
