@@ -55,9 +55,11 @@ final class SleepReportingClock: Clock {
     var now: TestClock<Duration>.Instant { base.now }
     var minimumResolution: Duration { base.minimumResolution }
 
-    func sleep(until deadline: TestClock<Duration>.Instant, tolerance: Duration?) async throws { // sleep-ok: TestClock's sleep, ended by the test's advance, never by time
+    // sleep-ok: TestClock's sleep, ended by the test's advance, never by time.
+    func sleep(until deadline: TestClock<Duration>.Instant, tolerance: Duration?) async throws {
         startedContinuation.yield(base.now.duration(to: deadline))
-        try await base.sleep(until: deadline, tolerance: tolerance) // sleep-ok: TestClock's sleep, ended by the test's advance
+        // sleep-ok: as above.
+        try await base.sleep(until: deadline, tolerance: tolerance)
     }
 
     /// The durations of sleeps as they start.
