@@ -69,7 +69,7 @@ public final class SQLiteDatabase: Sendable {
     /// brings its schema up to date with `migrator`.
     ///
     /// - Throws: ``SQLiteDatabaseError/corrupt(path:)`` when the file is not a
-    ///   database or is damaged (see ``moveAside(databaseAt:now:)``),
+    ///   database or is damaged (see ``SQLiteDatabase/moveAside(databaseAt:now:)``),
     ///   ``SQLiteDatabaseError/cannotOpen(path:reason:)`` for other failures.
     public static func open(
         at url: URL,
