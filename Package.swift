@@ -139,7 +139,11 @@ let package = Package(
             dependencies: ["BaselineConcurrency", "BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
         ),
         .testTarget(name: "BaselineStoreTests", dependencies: ["BaselineStore", "BaselineTesting"]),
-        .testTarget(name: "BaselineTestingTests", dependencies: ["BaselineConcurrency", "BaselineTesting"]),
+        .testTarget(
+            name: "BaselineTestingTests",
+            // Clocks: the documentation's examples drive time with swift-clocks' TestClock.
+            dependencies: ["BaselineConcurrency", "BaselineStore", "BaselineTesting", .product(name: "Clocks", package: "swift-clocks")]
+        ),
         // A child process for the durability test: killed in the middle of a write transaction.
         .executableTarget(
             name: "PersistenceCrashHelper",

@@ -20,6 +20,7 @@ public enum ImageError: Error, Sendable, Equatable {
 }
 
 extension ImageError: CustomStringConvertible {
+    /// A sentence describing the failure, for logs and error messages.
     public var description: String {
         switch self {
         case let .badStatus(status): "The server answered with status \(status)"

@@ -71,6 +71,7 @@ public final class StubTransport: HTTPTransport {
         return call
     }
 
+    /// Records the request, then answers it from the latest matching route.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         try Task.checkCancellation()
         let recordedRequest = RecordedRequest(head: request, body: try await body?.collect(upTo: .max))

@@ -11,7 +11,7 @@ import Logging
 /// let store = TestStore(initialState: Counter.State()) { Counter(factClient: .init { "\($0) is odd" }) }
 /// await store.send(.increment) { $0.count = 1 }
 /// await store.send(.refresh) { $0.isLoading = true }
-/// await store.receive(.factResponse(.success("1 is odd"))) {
+/// await store.receive(.factResponse("1 is odd")) {
 ///     $0.isLoading = false
 ///     $0.fact = "1 is odd"
 /// }

@@ -29,10 +29,12 @@ public struct JPEGDecoder: ImageDecoding {
         self.appliesOrientation = appliesOrientation
     }
 
+    /// Whether the bytes start with a JPEG's start-of-image marker.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .jpeg
     }
 
+    /// Decodes the JPEG to RGBA, turned upright when ``appliesOrientation`` is `true`.
     public func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
         guard canDecode(data) else { throw ImageError.unsupportedImage(mediaType: nil) }
         let stored = try Self.decodeAsStored(data, limits: limits)

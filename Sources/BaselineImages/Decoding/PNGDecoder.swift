@@ -14,10 +14,12 @@ public struct PNGDecoder: ImageDecoding {
     /// Creates a decoder.
     public init() {}
 
+    /// Whether the bytes start with the PNG signature.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .png
     }
 
+    /// Decodes the PNG to 8-bit RGBA.
     public func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
         guard canDecode(data) else { throw ImageError.unsupportedImage(mediaType: nil) }
         // The size is at a fixed place in the mandatory first chunk: check it

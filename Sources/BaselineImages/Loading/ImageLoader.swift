@@ -9,7 +9,12 @@ import Observation
 /// ```swift
 /// struct PhotoView: View {
 ///     let url: URL?
-///     @State private var loader = ImageLoader(pipeline: .shared)
+///     @State private var loader: ImageLoader
+///
+///     init(url: URL?, pipeline: ImagePipeline) {
+///         self.url = url
+///         _loader = State(initialValue: ImageLoader(pipeline: pipeline))
+///     }
 ///
 ///     var body: some View {
 ///         PhaseView(phase: loader.phase)          // placeholder, image or error

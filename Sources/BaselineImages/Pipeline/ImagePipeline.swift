@@ -227,7 +227,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// A GET for `url`: an absolute URL as it is (query items apart, as
-    /// ``Request`` wants them), a relative one against the client's base URL.
+    /// `Request` wants them), a relative one against the client's base URL.
     static func request(for url: URL, maximumSize: Int) -> Request<Data> {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         var withoutQuery = components

@@ -36,6 +36,7 @@ public enum SQLiteDatabaseError: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 
+    /// A sentence describing the failure, with the database's path but never its data.
     public var description: String {
         switch self {
         case let .corrupt(path): "The database at \(path) is damaged or is not a database."

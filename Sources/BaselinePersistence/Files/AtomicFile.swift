@@ -22,6 +22,7 @@ public enum AtomicFile {
         public var operation: String
         /// The system's explanation.
         public var reason: String
+        /// The step and the reason, as in `rename failed: No such file or directory`.
         public var description: String { "\(operation) failed: \(reason)" }
 
         init(operation: String, reason: String) {

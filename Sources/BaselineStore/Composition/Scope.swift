@@ -31,6 +31,7 @@ public struct Scope<State, Action: Sendable, Child: Reducer>: Reducer {
         self.child = child()
     }
 
+    /// Runs the child's reducer when `action` carries a child action, and embeds the child's effect.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let childAction = extract(action) else { return .none }
         return child.reduce(into: &state[keyPath: self.state], action: childAction).map(embed)
@@ -58,6 +59,7 @@ public struct IfLet<State, Action: Sendable, Child: Reducer>: Reducer {
         self.child = child()
     }
 
+    /// Runs the child's reducer when `action` carries a child action and the child's state is present.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let childAction = extract(action), state[keyPath: self.state] != nil else { return .none }
         // Force-unwrapping is safe: checked just above, and nothing ran in between.
@@ -93,6 +95,7 @@ where Child.State: Identifiable, Child.State.ID: Sendable {
         self.child = child()
     }
 
+    /// Runs the child's reducer on the element `action` names, if it is still in the collection.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let (id, childAction) = extract(action),
               let index = state[keyPath: elements].firstIndex(where: { $0.id == id })

@@ -42,6 +42,7 @@ public struct Reduce<State, Action: Sendable>: Reducer {
         self.body = body
     }
 
+    /// Runs the closure.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         body(&state, action)
     }
@@ -52,7 +53,8 @@ public struct Reduce<State, Action: Sendable>: Reducer {
 ///
 /// ```swift
 /// CombineReducers(
-///     Scope(state: \.counter, action: \.counter, embed: Action.counter, child: Counter()),
+///     Scope(state: \.counter, action: { if case let .counter(a) = $0 { a } else { nil } },
+///           embed: Action.counter) { Counter() },
 ///     Reduce { state, action in … }
 /// )
 /// ```
@@ -64,6 +66,7 @@ public struct CombineReducers<State, Action: Sendable>: Reducer {
         self.reducers = reducers
     }
 
+    /// Runs each reducer in order and merges their effects.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         .merge(reducers.map { $0.reduce(into: &state, action: action) })
     }

@@ -10,6 +10,7 @@
 /// An iteration ends when its task is cancelled. The observation ends when
 /// the sequence and its iterators are released.
 public struct StoreValues<Value: Sendable>: AsyncSequence, Sendable {
+    /// The observed value.
     public typealias Element = Value
 
     @usableFromInline let channel: LatestValueChannel<Value>
@@ -19,6 +20,7 @@ public struct StoreValues<Value: Sendable>: AsyncSequence, Sendable {
         self.channel = channel
     }
 
+    /// An iterator that starts at the current value.
     public func makeAsyncIterator() -> Iterator {
         Iterator(reader: Reader(channel: channel))
     }
@@ -27,6 +29,7 @@ public struct StoreValues<Value: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let reader: Reader
 
+        /// The current value on the first call, then the newest value after each change; `nil` once the task is cancelled.
         public mutating func next() async -> Value? {
             await reader.next()
         }

@@ -5,7 +5,7 @@
 /// case .refresh:
 ///     state.isLoading = true
 ///     return .run { [count = state.count] send in
-///         await send(.factResponse(Result { try await factClient.fetch(count) }))
+///         await send(.factResponse(try await factClient.fetch(count)))
 ///     }
 ///     .cancellable(id: CancelID.fact, cancelInFlight: true)
 /// case .cancel:
@@ -150,6 +150,7 @@ struct EffectID: Hashable, @unchecked Sendable { // safety: wraps only Sendable 
 public struct Send<Action: Sendable>: Sendable {
     let deliver: @MainActor (Action) -> Void
 
+    /// A value that delivers actions with `deliver`, on the main actor.
     nonisolated public init(_ deliver: @escaping @MainActor (Action) -> Void) {
         self.deliver = deliver
     }

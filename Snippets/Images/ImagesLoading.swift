@@ -1,0 +1,53 @@
+// A photo viewer's images: one pipeline for the app, an image by URL, and
+// the state a view shows while it loads.
+
+// snippet.hide
+import BaselineHTTP
+import BaselineImages
+import Foundation
+
+// snippet.show
+// snippet.pipeline
+// One pipeline for the app, sharing the API client: its middleware
+// (authentication, retries, logging) applies to image requests too.
+let client = HTTPClient(baseURL: URL(string: "https://photos.example")!)
+let pipeline = ImagePipeline(client: client)
+// snippet.end
+
+// snippet.image
+// An absolute URL is fetched from its own host; a relative one from the
+// client's base URL.
+let photoURL = URL(string: "/photos/42.jpg")!
+do {
+    let image = try await pipeline.image(for: photoURL)
+    print("\(image.width)×\(image.height), \(image.byteCount) bytes of RGBA")
+} catch let error as ImageError {
+    // .badStatus(404), .unsupportedImage, .corruptImage, .tooLarge, .transport
+    print(error.description)
+}
+// snippet.end
+
+// snippet.original
+// The file itself, as the server sent it: to save or share the original.
+let original = try await pipeline.data(for: photoURL)
+try original.write(to: FileManager.default.temporaryDirectory.appending(path: "42.jpg"))
+// snippet.end
+
+// snippet.loader
+// A view's state: .empty while loading, then .success or .failure.
+@MainActor
+func showPhoto(_ url: URL, with loader: ImageLoader) async {
+    await loader.load(url)                  // returns when the phase is final
+    switch loader.phase {
+    case .empty:
+        print("placeholder")                // cancelled, or superseded by a newer load
+    case let .success(image):
+        print("draw \(image.width)×\(image.height)")
+    case let .failure(error):
+        print("show \(error)")
+    }
+}
+
+let loader = ImageLoader(pipeline: pipeline)
+await showPhoto(photoURL, with: loader)
+// snippet.end
