@@ -30,7 +30,7 @@ struct DebouncedSearch: Reducer {
         case let .queryChanged(query):
             state.query = query
             return .run { [search, clock] send in
-                try await clock.sleep(for: .milliseconds(300))
+                try await clock.sleep(for: .milliseconds(300))  // sleep-ok: the debounce under test, on the test clock
                 await send(.resultsLoaded(try await search(query)))
             }
             .cancellable(id: CancelID.search, cancelInFlight: true)
@@ -55,11 +55,9 @@ final class SleepReportingClock: Clock {
     var now: TestClock<Duration>.Instant { base.now }
     var minimumResolution: Duration { base.minimumResolution }
 
-    // sleep-ok: TestClock's sleep, ended by the test's advance, never by time.
-    func sleep(until deadline: TestClock<Duration>.Instant, tolerance: Duration?) async throws {
+    func sleep(until deadline: TestClock<Duration>.Instant, tolerance: Duration?) async throws {  // sleep-ok: a TestClock's, ended by advance
         startedContinuation.yield(base.now.duration(to: deadline))
-        // sleep-ok: as above.
-        try await base.sleep(until: deadline, tolerance: tolerance)
+        try await base.sleep(until: deadline, tolerance: tolerance)  // sleep-ok: the test clock's, ended by advance
     }
 
     /// The durations of sleeps as they start.
