@@ -74,6 +74,8 @@ let package = Package(
         .target(
             name: "SpacePhotosServer",
             dependencies: [
+                "CImageEncoding",
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -84,6 +86,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The server's image files are written by libpng and libjpeg-turbo,
+        // the libraries BaselineImages decodes with on Linux; this C target
+        // holds the setjmp that turns their longjmp errors into return codes.
+        .target(name: "CImageEncoding", dependencies: ["CLibPNG", "CLibJPEG"]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]),
+        // CRC-32 and deflate for the one PNG assembled by hand (huge.png).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(
             name: "spacephotos",
             dependencies: [

@@ -1,1 +1,1 @@
-../../../Examples/SpacePhotos/Sources/SpacePhotosServer/Support/CalendarDay.swift
+../../../Examples/SpacePhotos/Sources/SpacePhotosServer/Photos/CalendarDay.swift

@@ -1,1 +1,1 @@
-../../../Examples/SpacePhotos/Sources/SpacePhotosServer/Support/EntityTag.swift
+../../../Examples/SpacePhotos/Sources/SpacePhotosServer/HTTP/EntityTag.swift

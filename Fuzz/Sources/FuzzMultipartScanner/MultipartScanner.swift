@@ -1,1 +1,1 @@
-../../../Examples/SpacePhotos/Sources/SpacePhotosServer/Support/MultipartScanner.swift
+../../../Examples/SpacePhotos/Sources/SpacePhotosServer/Uploads/MultipartScanner.swift

@@ -44,6 +44,9 @@ import ServiceLifecycle
 ///   generated JPEG or PNG with `ETag` and `Cache-Control`; also `corrupt.png`,
 ///   `garbage.jpg`, `huge.png`. Both photos and images take `?delay=ms` and `?fail=status`.
 public struct ExampleServer: Sendable {
+    /// What the server serves and how: its address, members, token and
+    /// rate-limit policies, limits, and the hooks tests use. Every field has
+    /// a default fit for running the server next to an app.
     public struct Configuration: Sendable {
         /// The address to bind; loopback unless you mean to expose it.
         public var host: String
@@ -93,6 +96,7 @@ public struct ExampleServer: Sendable {
         /// The server's logger.
         public var logger: Logger
 
+        /// A configuration; each parameter sets the property of the same name.
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
@@ -130,8 +134,10 @@ public struct ExampleServer: Sendable {
         }
     }
 
+    /// What this server serves and how.
     public var configuration: Configuration
 
+    /// A server that will run with `configuration` once started.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }

@@ -1,15 +1,15 @@
 import BaselineHTTP
+import BaselineImages
 import Foundation
 import HTTPTypes
 import Testing
 
 @Suite("GET /dogs/random: a PNG drawn by the server", .timeLimit(.minutes(1)))
 struct DogImageIntegrationTests {
-    @Test func theInspectorsChecksumsMatchTheirSpecs() {
-        // Check values from the specs' own test vectors, so the checks below
+    @Test func theInspectorsChecksumMatchesItsSpec() {
+        // The check value of the spec's own test vector, so the checks below
         // rest on known-good arithmetic.
         #expect(PNGInspector.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(PNGInspector.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
     }
 
     @Test func aRandomDogIsAWellFormedPNG() async throws {
@@ -23,7 +23,9 @@ struct DogImageIntegrationTests {
             let file = [UInt8](response.body)
             #expect(file.starts(with: PNGInspector.signature))
             let png = try PNGInspector(file)
-            #expect(png.chunks.map(\.type) == ["IHDR", "IDAT", "IEND"])
+            // libpng writes the image data in IDAT chunks of 8 KiB.
+            #expect(png.chunks.first?.type == "IHDR" && png.chunks.last?.type == "IEND")
+            #expect(png.chunks.dropFirst().dropLast().allSatisfy { $0.type == "IDAT" })
             for chunk in png.chunks {
                 #expect(chunk.storedCRC == chunk.computedCRC, "CRC of \(chunk.type)")
             }
@@ -33,14 +35,11 @@ struct DogImageIntegrationTests {
             #expect(header.bitDepth == 8)
             #expect(header.colorType == 2)   // RGB
 
-            // The zlib stream inflates (header, stored blocks, Adler-32) to one
-            // filter byte plus one row of pixels per line.
-            let pixels = try png.imageData()
-            let rowLength = 1 + header.width * 3
-            #expect(pixels.count == header.height * rowLength)
-            #expect(stride(from: 0, to: pixels.count, by: rowLength).allSatisfy { pixels[$0] == 0 })
-            // A picture, not a blank: many different colours.
-            let colours = Set(stride(from: 1, to: pixels.count, by: 3).prefix(20_000).map { Int(pixels[$0]) << 8 | Int(pixels[$0 + 1]) })
+            // Compressed (well under its 197 KB of pixels), and libpng reads
+            // it back to a picture, not a blank: many different colours.
+            #expect(file.count < 256 * 256 * 3 / 2)
+            let pixels = try PNGDecoder().decode(response.body, limits: ImageDecodingLimits()).pixels
+            let colours = Set(stride(from: 0, to: pixels.count, by: 4).map { Int(pixels[$0]) << 8 | Int(pixels[$0 + 1]) })
             #expect(colours.count > 100)
         }
     }
@@ -56,7 +55,7 @@ struct DogImageIntegrationTests {
                 let tag = try #require(first.headerFields[.eTag])
                 #expect(second.headerFields[.eTag] == tag)
                 tags.insert(tag)
-                _ = try PNGInspector([UInt8](first.body)).imageData()
+                _ = try PNGDecoder().decode(first.body, limits: ImageDecodingLimits())
             }
             #expect(tags.count == 4)
             // Without a variant, the pick is one of them.

@@ -2,7 +2,9 @@ import Foundation
 
 /// A member of the example service, as the server knows it.
 public struct Account: Sendable {
+    /// The login id.
     public var id: String
+    /// The name the app shows.
     public var nickname: String
     /// The birthday as `yyyy-MM-dd`.
     public var birthday: String
@@ -13,11 +15,16 @@ public struct Account: Sendable {
 /// A demo member: what the server seeds at start, password in the clear
 /// (it is hashed before it is stored).
 public struct DemoUser: Sendable {
+    /// The login id.
     public var id: String
+    /// The password, in the clear: these are demo accounts.
     public var password: String
+    /// The name the app shows.
     public var nickname: String
+    /// The birthday as `yyyy-MM-dd`.
     public var birthday: String
 
+    /// A member to seed.
     public init(id: String, password: String, nickname: String, birthday: String) {
         self.id = id
         self.password = password

@@ -7,11 +7,16 @@ import Foundation
 /// `Retry-After`, without the password being checked, so guessing costs the
 /// attacker time rather than the server CPU. A successful login resets the count.
 public actor LoginRateLimiter {
+    /// When an id is locked out, and for how long.
     public struct Policy: Sendable {
+        /// Failed logins allowed within ``window``; the next one locks the id.
         public var maxFailures: Int
+        /// How far back failures count.
         public var window: Duration
+        /// How long a locked id stays locked.
         public var lockout: Duration
 
+        /// A policy; by default five failures a minute lock an id for a minute.
         public init(maxFailures: Int = 5, window: Duration = .seconds(60), lockout: Duration = .seconds(60)) {
             self.maxFailures = maxFailures
             self.window = window
@@ -24,9 +29,11 @@ public actor LoginRateLimiter {
         var lockedUntil: Date?
     }
 
+    /// The policy this limiter applies.
     public let policy: Policy
     private var records: [String: Record] = [:]
 
+    /// A limiter with no failures counted yet.
     public init(policy: Policy = Policy()) {
         self.policy = policy
     }

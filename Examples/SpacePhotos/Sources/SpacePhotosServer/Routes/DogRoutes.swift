@@ -35,8 +35,9 @@ enum DogGallery {
     static let variants = 4
 
     static let shared: [EncodedImage] = (0..<variants).compactMap { index in
-        // The sizes are constants within the bitmap's limits, so drawing cannot fail.
+        // The sizes are constants within the bitmap's limits, so drawing
+        // cannot fail, and encoding fails only when memory runs out.
         guard let bitmap = try? ProceduralImage.spaceDog(width: side, height: side, seed: UInt64(0xD06 + index)) else { return nil }
-        return EncodedImage.png(bitmap, tagPrefix: "dog\(index)-")
+        return try? EncodedImage.png(bitmap, tagPrefix: "dog\(index)-")
     }
 }

@@ -4,8 +4,10 @@ import Hummingbird
 /// body limit sized for small JSON documents, so an oversized body is
 /// refused (413) before it is buffered.
 public struct ServerRequestContext: RequestContext {
+    /// Hummingbird's per-request storage (logger, parameters, limits).
     public var coreContext: CoreRequestContextStorage
 
+    /// The context of a request arriving from `source`.
     public init(source: Source) {
         self.coreContext = .init(source: source)
     }

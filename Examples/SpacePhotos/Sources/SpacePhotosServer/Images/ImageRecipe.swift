@@ -37,13 +37,13 @@ enum ImageRecipe: Sendable, Equatable {
 
     /// Makes the file: slow for large pictures (drawing and encoding), so
     /// ``ImageStore`` does it once per name.
-    func make() throws(Bitmap.Failure) -> EncodedImage {
+    func make() throws -> EncodedImage {
         let bytes: [UInt8]
         switch self {
         case let .catalog(image): bytes = try image.render()
         case .truncatedPNG: bytes = try BrokenImages.truncatedPNG()
         case .garbage: bytes = BrokenImages.garbage()
-        case .oversizedPNG: bytes = BrokenImages.oversizedPNG()
+        case .oversizedPNG: bytes = try BrokenImages.oversizedPNG()
         }
         // The tag names the content; the prefix makes tags readable in logs.
         let stem = name.prefix { $0 != "." }

@@ -33,11 +33,11 @@ struct CatalogImage: Sendable, Equatable {
     static let jpegQuality = 85
 
     /// Draws and encodes the picture: the file's bytes.
-    func render() throws(Bitmap.Failure) -> [UInt8] {
+    func render() throws -> [UInt8] {
         let bitmap = try SpaceArt.render(theme, width: width, height: height, seed: seed)
         switch format {
-        case .png: return PNGEncoder.encode(bitmap, compression: .deflate)
-        case .jpeg: return JPEGEncoder.encode(bitmap, quality: Self.jpegQuality, chroma: .half)
+        case .png: return try ImageEncoder.png(bitmap)
+        case .jpeg: return try ImageEncoder.jpeg(bitmap, quality: Self.jpegQuality, chroma: .half)
         }
     }
 }

@@ -9,8 +9,8 @@ struct EncodedImage: Sendable {
     let entityTag: EntityTag
 
     /// A PNG of `bitmap`, tagged by its content.
-    static func png(_ bitmap: Bitmap, tagPrefix: String) -> EncodedImage {
-        let file = PNGEncoder.encode(bitmap)
+    static func png(_ bitmap: Bitmap, tagPrefix: String) throws(ImageEncoder.Failure) -> EncodedImage {
+        let file = try ImageEncoder.png(bitmap)
         return EncodedImage(
             contentType: "image/png",
             bytes: ByteBuffer(bytes: file),

@@ -9,11 +9,17 @@ import Hummingbird
 /// raises itself (bad JSON, body too large, unknown route): see
 /// ``JSONErrorMiddleware``.
 public struct APIError: Error, HTTPResponseError, Sendable {
+    /// The response status.
     public var status: HTTPResponse.Status
+    /// A stable, machine-readable code such as `invalid_credentials`, for
+    /// clients to branch on.
     public var code: String
+    /// A sentence for people: what went wrong and, where it helps, what to do.
     public var message: String
+    /// Extra header fields, such as `Retry-After` on 429.
     public var headers: HTTPFields
 
+    /// An error answer; `Content-Type` is set when the response is made.
     public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
@@ -23,13 +29,18 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// The JSON document of an error answer.
     public struct Document: Codable, Sendable, Equatable {
+        /// The error itself, under the document's `error` key.
         public struct Detail: Codable, Sendable, Equatable {
+            /// The machine-readable code.
             public var code: String
+            /// The sentence for people.
             public var message: String
         }
+        /// The error.
         public var error: Detail
     }
 
+    /// The JSON answer Hummingbird sends for this error.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"

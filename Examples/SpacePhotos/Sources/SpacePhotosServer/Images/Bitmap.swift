@@ -59,12 +59,6 @@ struct Bitmap: Sendable, Equatable {
         bytes.withUnsafeBufferPointer(body)
     }
 
-    /// The bytes of one row.
-    func row(_ y: Int) -> ArraySlice<UInt8> {
-        let rowLength = width * format.bytesPerPixel
-        return bytes[(y * rowLength)..<((y + 1) * rowLength)]
-    }
-
     /// The pixel at (`x`, `y`); outside the bitmap, reads are transparent
     /// and writes are dropped, so drawing code need not clip.
     subscript(x: Int, y: Int) -> Color {
