@@ -42,7 +42,11 @@ let package = Package(
             dependencies: [
                 "BaselineConcurrency",
                 // Combine itself on Apple platforms; OpenCombine elsewhere.
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows, .wasi])),
+                .product(
+                    name: "OpenCombine",
+                    package: "OpenCombine",
+                    condition: .when(platforms: [.linux, .android, .windows, .wasi])
+                ),
             ]
         ),
         .target(
@@ -142,7 +146,10 @@ let package = Package(
         .testTarget(
             name: "BaselineTestingTests",
             // Clocks: the documentation's examples drive time with swift-clocks' TestClock.
-            dependencies: ["BaselineConcurrency", "BaselineStore", "BaselineTesting", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "BaselineConcurrency", "BaselineStore", "BaselineTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         // A child process for the durability test: killed in the middle of a write transaction.
         .executableTarget(

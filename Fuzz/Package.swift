@@ -51,10 +51,11 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: ["CFuzzer"]),
         // EntityTag.swift imports Crypto for its digests only: see the file.
         .target(name: "Crypto", path: "Sources/CryptoStandIn"),
-    ] + fuzzTargets.map { target in
-        .executableTarget(
-            name: target.name,
-            dependencies: ["FuzzSupport"] + target.dependencies.map(dependency)
-        )
-    }
+    ]
+        + fuzzTargets.map { target in
+            .executableTarget(
+                name: target.name,
+                dependencies: ["FuzzSupport"] + target.dependencies.map(dependency)
+            )
+        }
 )

@@ -49,7 +49,10 @@ final class CatalogModel {
 func photos(for days: [String]) async throws -> [SpacePhoto] {
     try await withThrowingTaskGroup(of: SpacePhoto.self) { group in
         for day in days {
-            group.addTask { try await client.send(Request<SpacePhoto>.get("/apod", query: [URLQueryItem(name: "date", value: day)])).value }
+            group.addTask {
+                try await client.send(Request<SpacePhoto>.get("/apod", query: [URLQueryItem(name: "date", value: day)]))
+                    .value
+            }
         }
         return try await group.reduce(into: []) { $0.append($1) }
     }
@@ -132,8 +135,8 @@ struct PhotoSourceDouble: PhotoSource {
     let model = GalleryModel(source: source)
     let loading = Task { await model.refresh() }
 
-    let call = try await source.load.nextCall()   // the load is in flight
-    loading.cancel()                              // the screen goes away
+    let call = try await source.load.nextCall()  // the load is in flight
+    loading.cancel()  // the screen goes away
     await loading.value
 
     #expect(call.isCancelled)

@@ -52,7 +52,10 @@ struct LegacyAuthAPI: Sendable {
                 completion(.failure(URLError(.cancelled)))
                 return
             }
-            completion(password.isEmpty ? .failure(LoginError.invalidCredentials) : .success(IDToken(rawValue: "t-\(id.rawValue)")))
+            completion(
+                password.isEmpty
+                    ? .failure(LoginError.invalidCredentials) : .success(IDToken(rawValue: "t-\(id.rawValue)"))
+            )
         }
         return Handle { task.cancel() }
         // snippet.show

@@ -13,10 +13,10 @@ let logger = Logger(label: "api")
 // snippet.show
 // snippet.retry
 var policy = RetryPolicy()
-policy.maximumAttempts = 4                  // the first attempt and three retries
-policy.baseDelay = .milliseconds(250)       // ceilings of 0.25 s, 0.5 s, 1 s before each retry
-policy.maximumRetryAfter = .seconds(20)     // a server asking for longer gets no retry
-policy.retryableMethods.insert(.post)       // this API's POSTs carry an idempotency key
+policy.maximumAttempts = 4  // the first attempt and three retries
+policy.baseDelay = .milliseconds(250)  // ceilings of 0.25 s, 0.5 s, 1 s before each retry
+policy.maximumRetryAfter = .seconds(20)  // a server asking for longer gets no retry
+policy.retryableMethods.insert(.post)  // this API's POSTs carry an idempotency key
 let retry = RetryMiddleware(policy: policy)
 // snippet.end
 
@@ -30,7 +30,7 @@ configuration.redirectPolicy = .custom(maximum: 5) { _, next in
 
 // snippet.validation
 let validation = ValidationMiddleware(
-    acceptableStatusCodes: nil,                  // the client checks statuses per request
+    acceptableStatusCodes: nil,  // the client checks statuses per request
     acceptableContentTypes: [.json, "text/plain"]
 )
 // snippet.end
@@ -56,13 +56,16 @@ let logging = LoggingMiddleware(
 // snippet.end
 
 // snippet.client
-let client = HTTPClient(configuration: configuration, middleware: [
-    logging,                                                              // one pair of entries per call
-    validation,
-    retry,
-    cache,
-    LoggingMiddleware(logger: logger, requestLevel: .trace, responseLevel: .trace),  // each network attempt
-])
+let client = HTTPClient(
+    configuration: configuration,
+    middleware: [
+        logging,  // one pair of entries per call
+        validation,
+        retry,
+        cache,
+        LoggingMiddleware(logger: logger, requestLevel: .trace, responseLevel: .trace),  // each network attempt
+    ]
+)
 // snippet.end
 
 // snippet.curl

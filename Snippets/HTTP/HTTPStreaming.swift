@@ -2,8 +2,8 @@
 
 // snippet.hide
 import BaselineHTTP
-import HTTPTypes
 import Foundation
+import HTTPTypes
 
 let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
 

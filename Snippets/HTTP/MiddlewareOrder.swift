@@ -29,12 +29,12 @@ let tokens = SessionTokens()
 let client = HTTPClient(
     configuration: .init(baseURL: apiURL, timeout: .seconds(30)),
     middleware: [
-        LoggingMiddleware(logger: logger),                           // one entry per call, whatever happened inside
-        ValidationMiddleware(acceptableContentTypes: [.json]),       // judges the final response
-        RetryMiddleware(policy: RetryPolicy(maximumAttempts: 3)),    // each attempt goes through what follows
-        BearerAuthentication(provider: tokens),                      // each attempt gets the current token
+        LoggingMiddleware(logger: logger),  // one entry per call, whatever happened inside
+        ValidationMiddleware(acceptableContentTypes: [.json]),  // judges the final response
+        RetryMiddleware(policy: RetryPolicy(maximumAttempts: 3)),  // each attempt goes through what follows
+        BearerAuthentication(provider: tokens),  // each attempt gets the current token
         ResponseCache(store: MemoryCacheStore(byteLimit: 8 << 20)),  // a hit never reaches the network
-        RequestCoalescing(),                                         // cache misses in flight share one call
+        RequestCoalescing(),  // cache misses in flight share one call
     ]
 )
 // The client adds redirects last, next to the transport.
@@ -60,7 +60,10 @@ struct RequestID: HTTPMiddleware {
         let (response, responseBody) = try await next(request, body)
 
         // 3. Inspect the response head. The body is still arriving: leave it to the caller.
-        logger.debug("Answered", metadata: ["id": "\(id)", "status": "\(response.status.code)", "elapsed": "\(ContinuousClock.now - start)"])
+        logger.debug(
+            "Answered",
+            metadata: ["id": "\(id)", "status": "\(response.status.code)", "elapsed": "\(ContinuousClock.now - start)"]
+        )
         return (response, responseBody)
     }
 }

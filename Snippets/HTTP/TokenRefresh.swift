@@ -57,11 +57,14 @@ actor SessionTokens: AccessTokenProvider {
 // snippet.client
 let apiURL = URL(string: "https://api.example.com")!
 let tokens = SessionTokens(authClient: HTTPClient(baseURL: apiURL), accessToken: nil, refreshToken: nil)
-let client = HTTPClient(baseURL: apiURL, middleware: [
-    RetryMiddleware(),
-    // Only this API's requests carry the token, whatever else the client fetches.
-    BearerAuthentication(provider: tokens) { $0.authority == "api.example.com" },
-])
+let client = HTTPClient(
+    baseURL: apiURL,
+    middleware: [
+        RetryMiddleware(),
+        // Only this API's requests carry the token, whatever else the client fetches.
+        BearerAuthentication(provider: tokens) { $0.authority == "api.example.com" },
+    ]
+)
 // snippet.end
 
 // snippet.test
@@ -81,7 +84,11 @@ let client = HTTPClient(baseURL: apiURL, middleware: [
         accessToken: "expired",
         refreshToken: "r1"
     )
-    let client = HTTPClient(baseURL: baseURL, transport: transport, middleware: [BearerAuthentication(provider: tokens)])
+    let client = HTTPClient(
+        baseURL: baseURL,
+        transport: transport,
+        middleware: [BearerAuthentication(provider: tokens)]
+    )
 
     let member = try await client.send(Request<Member>.get("/members/me")).value
     #expect(member.id == "astro")

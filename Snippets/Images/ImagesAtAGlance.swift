@@ -5,7 +5,7 @@ import Foundation
 
 // snippet.show
 // 1. One pipeline for the app, on the app's HTTP client.
-var configuration = ImagePipeline.Configuration()                 // 64 MiB of pixels in memory
+var configuration = ImagePipeline.Configuration()  // 64 MiB of pixels in memory
 let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
 configuration.diskCache = try DiskImageCache(directory: caches.appending(path: "Images"), limit: 256 << 20)
 let pipeline = ImagePipeline(
@@ -16,7 +16,7 @@ let pipeline = ImagePipeline(
 // 2. An image by URL: memory, then disk, then the network; decoded off the main actor.
 let url = URL(string: "/photos/42.jpg")!
 let image = try await pipeline.image(for: url)
-print(image.width, image.height, image.pixel(x: 0, y: 0))          // RGBA, upright
+print(image.width, image.height, image.pixel(x: 0, y: 0))  // RGBA, upright
 
 // 3. The next images, fetched at low priority before they are needed.
 pipeline.prefetch((43...50).map { URL(string: "/photos/\($0).jpg")! })

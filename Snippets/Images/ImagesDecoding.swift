@@ -16,7 +16,7 @@ switch ImageFormat(sniffing: savedData) {
 case .png?, .jpeg?:
     // The pipeline's decoders, for bytes from a file or a database.
     let image = try ImagePipeline.Configuration().decoders.decode(savedData, limits: ImageDecodingLimits())
-    print(image.pixel(x: 0, y: 0))         // RGBA(r: …, g: …, b: …, a: 255)
+    print(image.pixel(x: 0, y: 0))  // RGBA(r: …, g: …, b: …, a: 255)
 case nil:
     print("not an image Baseline decodes")
 }
@@ -28,8 +28,8 @@ case nil:
 let storedLayout = JPEGDecoder(appliesOrientation: false)
 if storedLayout.canDecode(savedData) {
     let stored = try storedLayout.decode(savedData, limits: ImageDecodingLimits())
-    let upright = stored.oriented(.right)   // a quarter turn: width and height swap
-    print(upright.width == stored.height)   // true
+    let upright = stored.oriented(.right)  // a quarter turn: width and height swap
+    print(upright.width == stored.height)  // true
 }
 // snippet.end
 
@@ -37,8 +37,8 @@ if storedLayout.canDecode(savedData) {
 // A few hundred bytes can declare a 100,000 × 100,000 image. The limit is
 // checked from the header, before any pixel memory is allocated.
 var configuration = ImagePipeline.Configuration()
-configuration.limits = ImageDecodingLimits(maximumPixelCount: 24_000_000)   // 96 MB of RGBA
-configuration.maximumDataSize = 16 << 20                                    // encoded bytes
+configuration.limits = ImageDecodingLimits(maximumPixelCount: 24_000_000)  // 96 MB of RGBA
+configuration.maximumDataSize = 16 << 20  // encoded bytes
 // snippet.end
 
 // snippet.custom
@@ -53,9 +53,9 @@ struct PortablePixmapDecoder: ImageDecoding {
         // Header: "P6 <width> <height> 255", one whitespace, then RGB bytes.
         let fields = data.prefix(64).split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }).prefix(4)
         guard fields.count == 4,
-              let width = Int(String(decoding: fields[fields.startIndex + 1], as: UTF8.self)),
-              let height = Int(String(decoding: fields[fields.startIndex + 2], as: UTF8.self)),
-              let maxLine = fields.last?.endIndex
+            let width = Int(String(decoding: fields[fields.startIndex + 1], as: UTF8.self)),
+            let height = Int(String(decoding: fields[fields.startIndex + 2], as: UTF8.self)),
+            let maxLine = fields.last?.endIndex
         else { throw ImageError.corruptImage("Not a P6 header") }
         try limits.check(width: width, height: height)
         let rgb = data[(maxLine + 1)...]

@@ -37,10 +37,10 @@ try original.write(to: FileManager.default.temporaryDirectory.appending(path: "4
 // A view's state: .empty while loading, then .success or .failure.
 @MainActor
 func showPhoto(_ url: URL, with loader: ImageLoader) async {
-    await loader.load(url)                  // returns when the phase is final
+    await loader.load(url)  // returns when the phase is final
     switch loader.phase {
     case .empty:
-        print("placeholder")                // cancelled, or superseded by a newer load
+        print("placeholder")  // cancelled, or superseded by a newer load
     case let .success(image):
         print("draw \(image.width)×\(image.height)")
     case let .failure(error):

@@ -71,7 +71,7 @@ try await waitUntil(model) { $0.notes.count == 1 }
 // A count, or any Equatable result: consecutive duplicates are dropped.
 for try await count in database.observe({ db in try Note.fetchCount(db) }) {
     print("\(count) notes")
-    break                                    // leaving the loop ends the observation
+    break  // leaving the loop ends the observation
 }
 // snippet.end
 

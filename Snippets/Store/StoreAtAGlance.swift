@@ -9,7 +9,10 @@ struct Counter: Reducer {
         var fact: String?
     }
 
-    enum Action: Equatable, Sendable { case increment, factButtonTapped, factLoaded(String) }
+    enum Action: Equatable, Sendable {
+        case increment, factButtonTapped
+        case factLoaded(String)
+    }
 
     // 2. Dependencies as plain values: the app passes real ones, tests their own.
     let fetchFact: @Sendable (Int) async throws -> String
@@ -37,4 +40,4 @@ let store = Store(initialState: Counter.State()) {
 }
 store.send(.increment)
 await store.send(.factButtonTapped).finish()
-print(store.count, store.fact ?? "")          // 1 1 is a number.
+print(store.count, store.fact ?? "")  // 1 1 is a number.

@@ -10,7 +10,7 @@ import Foundation
 /// One line of the basket: a child feature that knows nothing of its parent.
 struct Quantity: Reducer {
     struct State: Equatable, Identifiable, Sendable {
-        let id: String                   // the product code
+        let id: String  // the product code
         var count = 1
     }
 
@@ -44,7 +44,7 @@ struct Basket: Reducer {
     struct State: Equatable {
         var items: [Quantity.State] = []
         var giftMessage = NoteEditor.State()  // always there
-        var note: NoteEditor.State?      // nil while the sheet is closed
+        var note: NoteEditor.State?  // nil while the sheet is closed
         var total = 0
     }
 
@@ -103,7 +103,7 @@ let store = Store(initialState: Basket.State(items: [.init(id: "tea"), .init(id:
 // One store per row, each seeing only its own item.
 let rows = store.scope(forEach: \.items, action: Basket.Action.item)
 rows[0].send(.increment)
-print(store.total)                           // 3
+print(store.total)  // 3
 
 // A child that is always there.
 let gift = store.scope(state: \.giftMessage, action: Basket.Action.giftMessage)
@@ -115,5 +115,5 @@ if let note = store.scope(state: \.note, action: Basket.Action.note) {
     note.send(.textChanged("Ring twice"))
 }
 store.send(.closeNote)
-print(store.scope(state: \.note, action: Basket.Action.note) == nil)   // true
+print(store.scope(state: \.note, action: Basket.Action.note) == nil)  // true
 // snippet.end

@@ -96,8 +96,8 @@ let store = Store(initialState: BookSearch.State()) {
 
 // `send` returns a StoreTask standing for the work the action started.
 let typing = store.send(.queryChanged("du"))
-await typing.finish()                        // the debounce, then the search
-print(store.results)                         // ["Dune"]
+await typing.finish()  // the debounce, then the search
+print(store.results)  // ["Dune"]
 
 // Cancelling the task cancels that work, and nothing else.
 let timer = store.send(.appeared)

@@ -50,7 +50,7 @@ struct ReadingList: Reducer {
     }
 
     enum Action: Equatable, Sendable {
-        case task                       // the screen appeared
+        case task  // the screen appeared
         case refresh
         case popularLoaded([Book])
         case loadFailed(String)
@@ -118,7 +118,7 @@ let store = Store(initialState: ReadingList.State()) {
 }
 
 store.send(.task)
-await store.send(.refresh).finish()       // suspends exactly as long as the request
+await store.send(.refresh).finish()  // suspends exactly as long as the request
 if let first = store.popular.first {
     await store.send(.save(first)).finish()
 }

@@ -15,7 +15,11 @@ struct Download: Reducer {
         var isFinished = false
     }
 
-    enum Action: Equatable, Sendable { case start, progressed(Int), finished }
+    enum Action: Equatable, Sendable {
+        case start
+        case progressed(Int)
+        case finished
+    }
 
     /// Reports progress, in percent, as the bytes arrive.
     let transfer: @Sendable () -> AsyncStream<Int>

@@ -36,7 +36,8 @@ struct Downloads: Reducer {
             state.filter = filter
             // Derived once per change, here, rather than in every view body
             // that reads it.
-            state.visibleRows = filter.isEmpty
+            state.visibleRows =
+                filter.isEmpty
                 ? state.rows
                 : state.rows.filter { $0.title.localizedCaseInsensitiveContains(filter) }
             return .none

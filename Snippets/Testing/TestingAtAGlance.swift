@@ -10,7 +10,10 @@ struct Counter: Reducer {
         var isLoading = false
     }
 
-    enum Action: Equatable, Sendable { case factButtonTapped, factLoaded(String) }
+    enum Action: Equatable, Sendable {
+        case factButtonTapped
+        case factLoaded(String)
+    }
 
     let fetchFact: @Sendable (Int) async throws -> String
 

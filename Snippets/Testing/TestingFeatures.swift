@@ -58,8 +58,8 @@ struct FactCounter: Reducer {
 struct FactError: Error {}
 
 // snippet.suite
-@MainActor                                   // TestStore lives on the main actor
-@Suite(.timeLimit(.minutes(1)))              // a wait that never ends fails, not hangs
+@MainActor  // TestStore lives on the main actor
+@Suite(.timeLimit(.minutes(1)))  // a wait that never ends fails, not hangs
 struct FactCounterTests {
     // One double per test: Swift Testing makes a suite instance per test.
     let fetchFact = ControllableCall<Int, String>()
@@ -117,8 +117,8 @@ struct FactCounterTests {
         let call = try await fetchFact.nextCall()
 
         await store.send(.cancelTapped) { $0.isLoading = false }
-        await store.finish()                 // the effect has ended...
-        #expect(call.isCancelled)            // ...because its call was cancelled
+        await store.finish()  // the effect has ended...
+        #expect(call.isCancelled)  // ...because its call was cancelled
         #expect(call.resume(returning: "too late") == false)
     }
     // snippet.end
@@ -126,7 +126,7 @@ struct FactCounterTests {
     // snippet.nonexhaustive
     @Test func theFactArrives() async throws {
         let store = makeStore()
-        store.exhaustivity = .off            // check only what the test states
+        store.exhaustivity = .off  // check only what the test states
         await store.send(.increment)
         await store.send(.factButtonTapped)
         try await fetchFact.nextCall().resume(returning: "1 is the loneliest number.")

@@ -48,7 +48,7 @@ struct ReadingList: Reducer {
     }
 
     enum Action: Equatable, Sendable {
-        case task                       // the screen appeared
+        case task  // the screen appeared
         case refresh
         case popularLoaded([Book])
         case loadFailed(String)
@@ -103,7 +103,6 @@ struct ReadingList: Reducer {
     }
 }
 
-
 // snippet.show
 // snippet.setup
 @MainActor
@@ -145,10 +144,10 @@ struct ReadingListTests {
 
         // The observation runs until the screen goes away: keep its task.
         let screen = await store.send(.task)
-        await store.receive(.savedChanged([]))           // the first result: nothing saved yet
+        await store.receive(.savedChanged([]))  // the first result: nothing saved yet
 
-        await store.send(.save(dune))                    // no state change of its own...
-        await store.receive(.savedChanged([dune])) {     // ...the observation reports the commit
+        await store.send(.save(dune))  // no state change of its own...
+        await store.receive(.savedChanged([dune])) {  // ...the observation reports the commit
             $0.saved = [dune]
         }
 

@@ -88,10 +88,14 @@ struct BookServiceTests {
     // snippet.script
     @Test func answersInOrder() async throws {
         // One answer per request, in order; a request past the end fails.
-        transport.on(.get, "/books/popular", script: [
-            try .json([Book(id: 1, title: "Dune")]),
-            try .json([Book(id: 2, title: "Emma")]),
-        ])
+        transport.on(
+            .get,
+            "/books/popular",
+            script: [
+                try .json([Book(id: 1, title: "Dune")]),
+                try .json([Book(id: 2, title: "Emma")]),
+            ]
+        )
 
         #expect(try await service.popular().map(\.title) == ["Dune"])
         #expect(try await service.popular().map(\.title) == ["Emma"])

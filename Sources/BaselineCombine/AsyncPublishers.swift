@@ -100,10 +100,12 @@ private final class TaskSubscription<Output: Sendable>: Subscription, Sendable {
     }
 
     private func deliver(_ result: Result<Output, any Error>) {
-        guard let downstream = state.withLock({ state -> Downstream? in
-            defer { state.downstream = nil }
-            return state.downstream
-        }) else { return }
+        guard
+            let downstream = state.withLock({ state -> Downstream? in
+                defer { state.downstream = nil }
+                return state.downstream
+            })
+        else { return }
         switch result {
         case let .success(value):
             _ = downstream.receive(value)
@@ -231,7 +233,7 @@ where Base.Element: Sendable {
 /// The lock makes access to the state itself race-free; a non-Sendable value
 /// taken out of it and used on another thread is the user's to justify (each
 /// use above says why its subscriber may be called from its task).
-final class UncheckedLockedState<Value>: @unchecked Sendable { // safety: `value` is read and written only inside `withLock`, under `lock`; what leaves the lock is covered by each user's own safety comment
+final class UncheckedLockedState<Value>: @unchecked Sendable {  // safety: `value` is read and written only inside `withLock`, under `lock`; what leaves the lock is covered by each user's own safety comment
     private let lock = NSLock()
     private var value: Value
 

@@ -28,20 +28,25 @@ extension Publisher where Output: Sendable {
             // The first event wins; the completion that follows a value is not news.
             let delivered = LockedValue(false)
             let deliver: @Sendable (Result<Output, any Error>) -> Void = { result in
-                let first = delivered.withLock { done in defer { done = true }; return !done }
+                let first = delivered.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
                 if first { completion.resume(with: result) }
             }
             let subscription = SubscriptionBox()
-            subscription.set(self.first().sink(
-                receiveCompletion: { event in
-                    if case let .failure(error) = event {
-                        deliver(.failure(error))
-                    } else {
-                        deliver(.failure(PublisherBridgeError.finishedWithoutValue))
-                    }
-                },
-                receiveValue: { value in deliver(.success(value)) }
-            ))
+            subscription.set(
+                self.first().sink(
+                    receiveCompletion: { event in
+                        if case let .failure(error) = event {
+                            deliver(.failure(error))
+                        } else {
+                            deliver(.failure(PublisherBridgeError.finishedWithoutValue))
+                        }
+                    },
+                    receiveValue: { value in deliver(.success(value)) }
+                )
+            )
             return CallbackCancellation { subscription.cancel() }
         }
     }
@@ -57,16 +62,18 @@ extension Publisher where Output: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Output.self, throwing: (any Error).self)
         let subscription = SubscriptionBox()
         continuation.onTermination = { _ in subscription.cancel() }
-        subscription.set(sink(
-            receiveCompletion: { event in
-                if case let .failure(error) = event {
-                    continuation.finish(throwing: error)
-                } else {
-                    continuation.finish()
-                }
-            },
-            receiveValue: { value in continuation.yield(value) }
-        ))
+        subscription.set(
+            sink(
+                receiveCompletion: { event in
+                    if case let .failure(error) = event {
+                        continuation.finish(throwing: error)
+                    } else {
+                        continuation.finish()
+                    }
+                },
+                receiveValue: { value in continuation.yield(value) }
+            )
+        )
         return stream
     }
 }
@@ -77,7 +84,7 @@ final class SubscriptionBox: Sendable {
 
     // An AnyCancellable is only touched under the lock, and `cancel()` is
     // documented thread-safe in Combine and OpenCombine.
-    private enum State: @unchecked Sendable { // safety: used only under `state`'s lock
+    private enum State: @unchecked Sendable {  // safety: used only under `state`'s lock
         case waiting
         case active(AnyCancellable)
         case cancelled

@@ -49,7 +49,9 @@ public func withCallback<Value: Sendable>(
     _ start: (CallbackCompletion<Value>) throws -> CallbackCancellation
 ) async throws -> Value {
     let bridge = CallbackBridge<Value>(
-        logger: logger ?? Logger(label: "baseline.callback-bridge"), fileID: fileID, line: line
+        logger: logger ?? Logger(label: "baseline.callback-bridge"),
+        fileID: fileID,
+        line: line
     )
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
@@ -194,7 +196,10 @@ final class CallbackBridge<Value: Sendable>: Sendable {
                 return (CheckedContinuation<Value, any Error>?.none, CallbackCancellation?.none)
             }
             state.finishedBy = .cancelled
-            defer { state.continuation = nil; state.cancellation = nil }
+            defer {
+                state.continuation = nil
+                state.cancellation = nil
+            }
             return (state.continuation, state.cancellation)
         }
         // Stop the operation before waking the caller, so that when the
@@ -207,7 +212,10 @@ final class CallbackBridge<Value: Sendable>: Sendable {
         let outcome = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Reason?) in
             if let earlier = state.finishedBy { return (nil, earlier) }
             state.finishedBy = reason
-            defer { state.continuation = nil; state.cancellation = nil }
+            defer {
+                state.continuation = nil
+                state.cancellation = nil
+            }
             return (state.continuation, nil)
         }
         switch outcome {

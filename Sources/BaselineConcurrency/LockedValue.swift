@@ -12,7 +12,7 @@ import Foundation
 /// let hits = LockedValue(0)
 /// hits.withLock { $0 += 1 }
 /// ```
-public final class LockedValue<Value: Sendable>: @unchecked Sendable { // safety: every access holds `lock`
+public final class LockedValue<Value: Sendable>: @unchecked Sendable {  // safety: every access holds `lock`
     // `value` is only read or written inside `withLock`, which holds
     // `lock` for the whole access, so no two threads touch it at once; `Value`
     // is `Sendable`, so what leaves the lock may cross isolation domains.

@@ -162,7 +162,8 @@ public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
         continuation: Waiter,
         operation: @escaping @Sendable () async throws -> Value
     ) {
-        let (cancelled, watchers, run) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>], Task<Void, Never>?) in
+        let (cancelled, watchers, run) = state.withLock {
+            state -> (Bool, [CheckedContinuation<Void, any Error>], Task<Void, Never>?) in
             // Checked under the lock: a cancellation that lands after this
             // check runs `leave`, which then finds the waiter registered.
             if Task.isCancelled { return (true, [], nil) }

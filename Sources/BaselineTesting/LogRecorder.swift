@@ -63,12 +63,14 @@ public final class LogRecorder: Sendable {
 
         func log(event: LogEvent) {
             let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-            recorder.append(Entry(
-                level: event.level,
-                message: event.message.description,
-                metadata: merged.mapValues(\.description),
-                label: label
-            ))
+            recorder.append(
+                Entry(
+                    level: event.level,
+                    message: event.message.description,
+                    metadata: merged.mapValues(\.description),
+                    label: label
+                )
+            )
         }
     }
 }

@@ -62,7 +62,11 @@ public final class RecordingMiddleware: HTTPMiddleware {
     }
 
     /// Records `request`, then passes it on unchanged.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         recorded.withLock { $0.append(request) }
         onRequest?(request)
         waiters.resumeAll()

@@ -64,7 +64,10 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     /// at this call site.
     public init<R: Reducer>(
         initialState: State,
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
         reducer: () -> R
     ) where R.State == State, R.Action == Action {
         self.state = initialState
@@ -88,13 +91,19 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         if !leftovers.isEmpty {
             reportIssue(
                 "The test ended with \(leftovers.count) effect(s) still running: \(leftovers.joined(separator: "; ")). Await `store.finish()`, or cancel them.",
-                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column
+                fileID: location.fileID,
+                filePath: location.filePath,
+                line: location.line,
+                column: location.column
             )
         }
         if !received.isEmpty {
             reportIssue(
                 "The test ended with received actions not asserted: \(received.joined(separator: ", "))",
-                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column
+                fileID: location.fileID,
+                filePath: location.filePath,
+                line: location.line,
+                column: location.column
             )
         }
     }
@@ -110,11 +119,17 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     public func send(
         _ action: Action,
         assert updateExpected: ((inout State) throws -> Void)? = nil,
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async -> StoreTask {
         let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         if exhaustivity == .on, !received.isEmpty {
-            fail("Must handle \(received.count) received action(s) before sending \(String(customDumping: action)): \(received.map { String(customDumping: $0) }.joined(separator: ", "))", at: here)
+            fail(
+                "Must handle \(received.count) received action(s) before sending \(String(customDumping: action)): \(received.map { String(customDumping: $0) }.joined(separator: ", "))",
+                at: here
+            )
         }
         return apply(action, assert: updateExpected, verb: "send", at: here)
     }
@@ -127,7 +142,10 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     public func receive(
         _ expected: Action,
         assert updateExpected: ((inout State) throws -> Void)? = nil,
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async {
         let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         while true {
@@ -141,12 +159,18 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
                 return
             }
             if let next = received.first, exhaustivity == .on {
-                fail("Expected to receive \(String(customDumping: expected)), but received \(String(customDumping: next)):\n\(diff(expected, next) ?? "")", at: here)
+                fail(
+                    "Expected to receive \(String(customDumping: expected)), but received \(String(customDumping: next)):\n\(diff(expected, next) ?? "")",
+                    at: here
+                )
                 received.removeFirst()
                 return
             }
             if runner.runningCount == 0 {
-                fail("Expected to receive \(String(customDumping: expected)), but no effect is running that could send it.", at: here)
+                fail(
+                    "Expected to receive \(String(customDumping: expected)), but no effect is running that could send it.",
+                    at: here
+                )
                 return
             }
             await waitForArrivalOrEffectEnd()
@@ -155,7 +179,10 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
 
     /// Waits until every running effect has finished.
     public func finish(
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async {
         while runner.runningCount > 0 {
             await waitForArrivalOrEffectEnd()
@@ -172,7 +199,10 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     /// Runs the received actions without asserting them (their state changes
     /// and effects happen, as in a real store).
     public func skipReceivedActions(
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) {
         let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let skipped = received
@@ -200,7 +230,10 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         }
         if expected != state {
             let difference = diff(expected, state, format: .proportional).map { "\n\($0)" } ?? ""
-            fail("State after \(verb) \(String(customDumping: action)) differs from the expected state: (− expected, + actual)\(difference)", at: location)
+            fail(
+                "State after \(verb) \(String(customDumping: action)) differs from the expected state: (− expected, + actual)\(difference)",
+                at: location
+            )
         }
         return runner.start(effect, for: action)
     }
@@ -232,7 +265,13 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     }
 
     private func fail(_ message: String, at location: SourceLocation) {
-        reportIssue(message, fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+        reportIssue(
+            message,
+            fileID: location.fileID,
+            filePath: location.filePath,
+            line: location.line,
+            column: location.column
+        )
     }
 
     private struct SourceLocation: Sendable {

@@ -43,7 +43,10 @@ struct CombineBridgeTests {
         let (events, eventSink) = AsyncStream.makeStream(of: String.self)
         let waiting = Task {
             try await subject
-                .handleEvents(receiveSubscription: { _ in eventSink.yield("subscribed") }, receiveCancel: { eventSink.yield("cancelled") })
+                .handleEvents(
+                    receiveSubscription: { _ in eventSink.yield("subscribed") },
+                    receiveCancel: { eventSink.yield("cancelled") }
+                )
                 .firstValue()
         }
         var iterator = events.makeAsyncIterator()
@@ -74,8 +77,11 @@ struct CombineBridgeTests {
         }
         let values = try await stream.publisher.collect().firstValue()
         #expect(values == [1, 2, 3, 4, 5])
-        let firstTwo = try await AsyncStream<Int> { c in (1...5).forEach { c.yield($0) }; c.finish() }
-            .publisher.prefix(2).collect().firstValue()
+        let firstTwo = try await AsyncStream<Int> { c in
+            (1...5).forEach { c.yield($0) }
+            c.finish()
+        }
+        .publisher.prefix(2).collect().firstValue()
         #expect(firstTwo == [1, 2])
     }
 
@@ -87,7 +93,7 @@ struct CombineBridgeTests {
         }
         #expect(try await publisher.firstValue() == "done")
         #expect(try await publisher.collect().firstValue() == ["done"])
-        #expect(runs.current == 2)   // once per subscriber
+        #expect(runs.current == 2)  // once per subscriber
         await #expect(throws: Failure()) { try await TaskPublisher<Int> { throw Failure() }.firstValue() }
     }
 

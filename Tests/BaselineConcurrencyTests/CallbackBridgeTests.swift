@@ -80,7 +80,7 @@ struct CallbackBridgeTests {
 
         let call = Task {
             try await withCallback(logger: logs.logger()) { completion in
-                startedSink.yield(completion)   // the test holds the completion, like a pending request
+                startedSink.yield(completion)  // the test holds the completion, like a pending request
                 return CallbackCancellation { operationCancelled.withLock { $0 = true } }
             }
         }

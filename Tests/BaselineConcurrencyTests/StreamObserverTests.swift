@@ -26,7 +26,7 @@ struct StreamObserverTests {
         let observer = StreamObserver(observing: { source.stream }) { handledSink.yield($0) }
         #expect(!observer.isStarted)
         observer.start()
-        observer.start()   // idempotent: still one consumer
+        observer.start()  // idempotent: still one consumer
         #expect(observer.isStarted)
 
         var received = handled.makeAsyncIterator()
@@ -38,7 +38,7 @@ struct StreamObserverTests {
         await observer.stop()
         #expect(!observer.isStarted)
         var terminated = source.terminated.makeAsyncIterator()
-        #expect(await terminated.next() != nil)   // the stream was let go
+        #expect(await terminated.next() != nil)  // the stream was let go
     }
 
     @Test func releasingTheObserverStopsIt() async throws {
@@ -50,7 +50,7 @@ struct StreamObserverTests {
         source.sink.yield(1)
         #expect(await received.next() == 1)
 
-        observer = nil   // the owner goes away
+        observer = nil  // the owner goes away
 
         var terminated = source.terminated.makeAsyncIterator()
         #expect(await terminated.next() != nil)

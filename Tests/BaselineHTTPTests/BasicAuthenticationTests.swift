@@ -12,7 +12,11 @@ struct BasicAuthenticationTests {
 
     @Test func sendsCredentialsWithEveryRequestByDefault() async throws {
         transport.on(.get, "/x", respond: .text("ok"))
-        _ = try await send(apiRequest(.get, "/x"), through: [BasicAuthentication(username: "user", password: "pa55")], to: transport)
+        _ = try await send(
+            apiRequest(.get, "/x"),
+            through: [BasicAuthentication(username: "user", password: "pa55")],
+            to: transport
+        )
         #expect(transport.requests.map { $0.headerFields[.authorization] } == [credentials])
     }
 

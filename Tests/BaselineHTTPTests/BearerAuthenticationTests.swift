@@ -48,14 +48,22 @@ struct BearerAuthenticationTests {
 
     @Test func sendsTheCurrentToken() async throws {
         tokens.current.withLock { $0 = "fresh" }
-        let (response, _) = try await send(apiRequest(.get, "/me"), through: [BearerAuthentication(provider: tokens)], to: transport)
+        let (response, _) = try await send(
+            apiRequest(.get, "/me"),
+            through: [BearerAuthentication(provider: tokens)],
+            to: transport
+        )
         #expect(response.status == .ok)
         #expect(sentTokens == ["Bearer fresh"])
     }
 
     @Test func sendsNoTokenWhenThereIsNone() async throws {
         let tokens = StubTokens(nil)
-        let (response, _) = try await send(apiRequest(.get, "/me"), through: [BearerAuthentication(provider: tokens)], to: transport)
+        let (response, _) = try await send(
+            apiRequest(.get, "/me"),
+            through: [BearerAuthentication(provider: tokens)],
+            to: transport
+        )
         #expect(response.status == .unauthorized)
         #expect(sentTokens == [nil])
         #expect(tokens.refreshes.callCount == 0)
@@ -96,7 +104,9 @@ struct BearerAuthenticationTests {
             await #expect {
                 try await request.value
             } throws: { error in
-                guard case let .authenticationFailed(.refreshFailed(underlying)) = error as? HTTPClientError else { return false }
+                guard case let .authenticationFailed(.refreshFailed(underlying)) = error as? HTTPClientError else {
+                    return false
+                }
                 return underlying is Failure
             }
         }
@@ -130,7 +140,8 @@ struct BearerAuthenticationTests {
     @Test func a401ArrivingAfterTheRefreshEndedReusesItsToken() async throws {
         let slow = transport.hold(.get, "/slow")
         let auth = BearerAuthentication(provider: tokens)
-        let straggler = Task { [transport] in try await send(apiRequest(.get, "/slow"), through: [auth], to: transport) }
+        let straggler = Task { [transport] in try await send(apiRequest(.get, "/slow"), through: [auth], to: transport)
+        }
         let firstAttempt = try await slow.nextCall()
         #expect(firstAttempt.arguments.headerFields[.authorization] == "Bearer stale")
 
@@ -166,7 +177,10 @@ struct BearerAuthenticationTests {
     @Test func aStreamedBodyIsNotSentAgainAfterA401() async throws {
         transport.on(.put, "/me", respond: .status(.unauthorized))
         let (response, _) = try await send(
-            apiRequest(.put, "/me"), body: streamedBody("data"), through: [BearerAuthentication(provider: tokens)], to: transport
+            apiRequest(.put, "/me"),
+            body: streamedBody("data"),
+            through: [BearerAuthentication(provider: tokens)],
+            to: transport
         )
         #expect(response.status == .unauthorized)
         #expect(transport.requests.count == 1)

@@ -1,7 +1,8 @@
-@testable import BaselineHTTP
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import BaselineHTTP
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -60,23 +61,39 @@ struct HTTPClientErrorDescriptionTests {
             (.cannotConnect(detail: "connection refused"), "Could not connect to 127.0.0.1:1 (connection refused)"),
             (.connectionLost, "The connection to 127.0.0.1:1 was lost"),
             (.timedOut, "The connection to 127.0.0.1:1 timed out"),
-            (.malformedResponse(detail: "invalid chunk size"), "127.0.0.1:1 sent a malformed response (invalid chunk size)"),
+            (
+                .malformedResponse(detail: "invalid chunk size"),
+                "127.0.0.1:1 sent a malformed response (invalid chunk size)"
+            ),
             (.other(detail: "closed"), "The request to 127.0.0.1:1 failed (closed)"),
         ]
         for (reason, expected) in cases {
-            let error = HTTPClientError.transport(underlying: TransportFailure(reason, server: "127.0.0.1:1", underlying: ChannelClosed()))
+            let error = HTTPClientError.transport(
+                underlying: TransportFailure(reason, server: "127.0.0.1:1", underlying: ChannelClosed())
+            )
             #expect(error.description == expected)
         }
-        #expect(HTTPClientError.transport(underlying: POSIXError(.ECONNRESET)).description == "The connection failed (connection reset by peer)")
+        #expect(
+            HTTPClientError.transport(underlying: POSIXError(.ECONNRESET)).description
+                == "The connection failed (connection reset by peer)"
+        )
     }
 
     @Test func unacceptableStatusShowsTheServersMessage() {
-        #expect(Self.status(404, json: #"{"message":"No photo for 2024-13-01"}"#).description == "404 Not Found: No photo for 2024-13-01")
-        #expect(Self.status(400, json: #"{"error":{"message":"The field \"password\" is missing"}}"#).description == #"400 Bad Request: The field "password" is missing"#)
+        #expect(
+            Self.status(404, json: #"{"message":"No photo for 2024-13-01"}"#).description
+                == "404 Not Found: No photo for 2024-13-01"
+        )
+        #expect(
+            Self.status(400, json: #"{"error":{"message":"The field \"password\" is missing"}}"#).description
+                == #"400 Bad Request: The field "password" is missing"#
+        )
         #expect(Self.status(422, json: #"{"detail":"Too big"}"#).description == "422 Unprocessable Content: Too big")
         #expect(Self.status(409, json: #"{"error":"Taken"}"#).description == "409 Conflict: Taken")
         #expect(Self.status(500, json: #"{"title":"Oops"}"#).description == "500 Internal Server Error: Oops")
-        #expect(Self.status(503, json: "<html>down</html>").description == "The server answered 503 Service Unavailable")
+        #expect(
+            Self.status(503, json: "<html>down</html>").description == "The server answered 503 Service Unavailable"
+        )
         #expect(Self.status(404, json: "").description == "The server answered 404 Not Found")
         // The raw body stays available.
         #expect(Self.status(404, json: #"{"message":"x"}"#).responseBody == Data(#"{"message":"x"}"#.utf8))
@@ -85,9 +102,18 @@ struct HTTPClientErrorDescriptionTests {
 
     @Test func decodingFailuresSayWhichFieldAndWhy() {
         #expect(Self.decoding(Login.self, #"{"id":"astro"}"#).description == #"The response has no field "password""#)
-        #expect(Self.decoding(Login.self, #"{"id":"astro","password":7}"#).description == #"The response's field "password" is not a string"#)
-        #expect(Self.decoding(Login.self, #"{"id":"astro","password":null}"#).description == #"The response's field "password" is null, expected a string"#)
-        #expect(Self.decoding(Photos.self, #"{"photos":[{"title":"a"},{}]}"#).description == #"The response has no field "photos[1].title""#)
+        #expect(
+            Self.decoding(Login.self, #"{"id":"astro","password":7}"#).description
+                == #"The response's field "password" is not a string"#
+        )
+        #expect(
+            Self.decoding(Login.self, #"{"id":"astro","password":null}"#).description
+                == #"The response's field "password" is null, expected a string"#
+        )
+        #expect(
+            Self.decoding(Photos.self, #"{"photos":[{"title":"a"},{}]}"#).description
+                == #"The response has no field "photos[1].title""#
+        )
         #expect(Self.decoding(Login.self, "[]").description == "The response is not an object")
         #expect(Self.decoding(Login.self, "{nope").description.hasPrefix("The response is not valid JSON ("))
     }
@@ -96,16 +122,28 @@ struct HTTPClientErrorDescriptionTests {
         struct DiskFull: Error, CustomStringConvertible { var description: String { "the disk is full" } }
         let head = HTTPResponse(status: .ok)
         let cases: [(HTTPClientError, String)] = [
-            (.invalidRequest(reason: "the path has no leading slash"), "Could not make the request: the path has no leading slash"),
+            (
+                .invalidRequest(reason: "the path has no leading slash"),
+                "Could not make the request: the path has no leading slash"
+            ),
             (.responseTooLarge(limit: 1024), "The response is larger than the limit of 1024 bytes"),
             (.timedOut(after: .seconds(5)), "The request timed out after 5 s"),
             (.timedOut(after: .milliseconds(250)), "The request timed out after 250 ms"),
             (.timedOut(after: .milliseconds(1500)), "The request timed out after 1.5 s"),
             (.tooManyRedirects(limit: 5), "The server redirected more than 5 times"),
-            (.unacceptableContentType("text/html", head), "The server answered 200 with content type text/html, which the request does not accept"),
+            (
+                .unacceptableContentType("text/html", head),
+                "The server answered 200 with content type text/html, which the request does not accept"
+            ),
             (.unacceptableContentType(nil, head), "The server answered 200 with a body but no content type"),
-            (.authenticationFailed(.refreshFailed(underlying: HTTPClientError.transport(underlying: Self.urlError(.cannotConnectToHost)))),
-             "Authentication failed: Could not connect to 127.0.0.1:8080 (connection refused)"),
+            (
+                .authenticationFailed(
+                    .refreshFailed(
+                        underlying: HTTPClientError.transport(underlying: Self.urlError(.cannotConnectToHost))
+                    )
+                ),
+                "Authentication failed: Could not connect to 127.0.0.1:8080 (connection refused)"
+            ),
             (.fileFailure(path: "/tmp/x", underlying: DiskFull()), "Could not write /tmp/x: the disk is full"),
         ]
         for (error, expected) in cases {

@@ -20,7 +20,9 @@ struct HTTPClientTests {
 
     @Test func appendsThePathAndQueryToTheBaseURL() async throws {
         transport.on(.get, "/v1/photos", respond: .text("[]"))
-        _ = try await client.send(Request<Data>.get("/photos", query: [URLQueryItem(name: "date", value: "2024-01-02")]))
+        _ = try await client.send(
+            Request<Data>.get("/photos", query: [URLQueryItem(name: "date", value: "2024-01-02")])
+        )
         let request = try #require(transport.requests.first)
         #expect(request.head.url?.absoluteString == "https://api.test/v1/photos?date=2024-01-02")
         #expect(request.query == [URLQueryItem(name: "date", value: "2024-01-02")])
@@ -51,7 +53,11 @@ struct HTTPClientTests {
     // MARK: Responses
 
     @Test func decodesJSONAndKeepsTheHead() async throws {
-        transport.on(.get, "/v1/members/me", respond: try .json(Member(id: "a", nickname: "A"), headerFields: [.eTag: "\"1\""]))
+        transport.on(
+            .get,
+            "/v1/members/me",
+            respond: try .json(Member(id: "a", nickname: "A"), headerFields: [.eTag: "\"1\""])
+        )
         let response = try await client.send(Request<Member>.get("/members/me"))
         #expect(response.value == Member(id: "a", nickname: "A"))
         #expect(response.status == .ok)
@@ -60,9 +66,15 @@ struct HTTPClientTests {
     }
 
     @Test func anUnacceptableStatusKeepsStatusHeadersAndBody() async throws {
-        transport.on(.post, "/v1/auth/login", respond: StubResponse(
-            status: .tooManyRequests, headerFields: [.retryAfter: "30"], body: Data(#"{"error":"slow down"}"#.utf8)
-        ))
+        transport.on(
+            .post,
+            "/v1/auth/login",
+            respond: StubResponse(
+                status: .tooManyRequests,
+                headerFields: [.retryAfter: "30"],
+                body: Data(#"{"error":"slow down"}"#.utf8)
+            )
+        )
         await #expect {
             try await client.send(Request<Void>.post("/auth/login"))
         } throws: { error in
@@ -182,7 +194,10 @@ struct HTTPClientTests {
     @Test func theBodysContentTypeBeatsAClientDefault() async throws {
         transport.on(.post, "/v1/upload", respond: .status(.created))
         let client = HTTPClient(
-            configuration: .init(baseURL: URL(string: "https://api.test/v1")!, headerFields: [.contentType: "application/json"]),
+            configuration: .init(
+                baseURL: URL(string: "https://api.test/v1")!,
+                headerFields: [.contentType: "application/json"]
+            ),
             transport: transport
         )
         try await client.send(Request<Void>.post("/upload", body: .data(Data([0x89, 0x50]), contentType: "image/png")))

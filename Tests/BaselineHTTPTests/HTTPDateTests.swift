@@ -1,6 +1,7 @@
-@testable import BaselineHTTP
 import Foundation
 import Testing
+
+@testable import BaselineHTTP
 
 @Suite("HTTP dates")
 struct HTTPDateTests {

@@ -12,10 +12,19 @@ struct LoggingMiddlewareTests {
     let apiKey = HTTPField.Name("X-Api-Key")!
 
     @Test func logsTheRequestAndTheResponseWithCredentialsRedacted() async throws {
-        transport.on(.get, "/me", respond: StubResponse(headerFields: [.setCookie: "session=s3cr3t-cookie"], body: Data("me".utf8)))
-        let request = apiRequest(.get, "/me", headerFields: [
-            .authorization: "Bearer s3cr3t-token", .cookie: "session=s3cr3t-cookie", apiKey: "s3cr3t-key", .accept: "application/json",
-        ])
+        transport.on(
+            .get,
+            "/me",
+            respond: StubResponse(headerFields: [.setCookie: "session=s3cr3t-cookie"], body: Data("me".utf8))
+        )
+        let request = apiRequest(
+            .get,
+            "/me",
+            headerFields: [
+                .authorization: "Bearer s3cr3t-token", .cookie: "session=s3cr3t-cookie", apiKey: "s3cr3t-key",
+                .accept: "application/json",
+            ]
+        )
         let logging = LoggingMiddleware(logger: logs.logger(), redacting: [apiKey])
         _ = try await send(request, through: [logging], to: transport)
 
@@ -36,7 +45,9 @@ struct LoggingMiddlewareTests {
     @Test func logsAFailureAtTheFailureLevel() async throws {
         transport.on(.get, "/x") { _ in throw URLError(.notConnectedToInternet) }
         let logging = LoggingMiddleware(logger: logs.logger(), failureLevel: .warning)
-        await #expect(throws: URLError.self) { try await send(apiRequest(.get, "/x"), through: [logging], to: transport) }
+        await #expect(throws: URLError.self) {
+            try await send(apiRequest(.get, "/x"), through: [logging], to: transport)
+        }
         let failure = try #require(logs.entries.last)
         #expect(failure.level == .warning)
         #expect(failure.message.hasPrefix("✕ GET https://api.test/x failed"))
@@ -56,13 +67,22 @@ struct LoggingMiddlewareTests {
 struct CurlDescriptionTests {
     @Test func aGetIsJustTheURLAndHeaders() {
         let request = apiRequest(.get, "/photos?date=2024-01-02", headerFields: [.accept: "application/json"])
-        #expect(request.curlDescription() == "curl 'https://api.test/photos?date=2024-01-02' -H 'Accept: application/json'")
+        #expect(
+            request.curlDescription() == "curl 'https://api.test/photos?date=2024-01-02' -H 'Accept: application/json'"
+        )
     }
 
     @Test func aPostHasItsMethodRedactedCredentialsAndItsBodyQuoted() {
-        let request = apiRequest(.post, "/notes", headerFields: [.contentType: "application/json", .authorization: "Bearer s3cr3t"])
+        let request = apiRequest(
+            .post,
+            "/notes",
+            headerFields: [.contentType: "application/json", .authorization: "Bearer s3cr3t"]
+        )
         let curl = request.curlDescription(body: Data(#"{"text":"it's"}"#.utf8))
-        #expect(curl == #"curl -X POST 'https://api.test/notes' -H 'Content-Type: application/json' -H 'Authorization: <redacted>' --data-binary '{"text":"it'\''s"}'"#)
+        #expect(
+            curl
+                == #"curl -X POST 'https://api.test/notes' -H 'Content-Type: application/json' -H 'Authorization: <redacted>' --data-binary '{"text":"it'\''s"}'"#
+        )
     }
 
     @Test func singleQuotesInHeaderValuesAreEscaped() {

@@ -10,7 +10,11 @@ struct MiddlewareTests {
     /// Appends its name to a header on the way in, and to another on the way out.
     struct Tracer: HTTPMiddleware {
         let name: String
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+        func intercept(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            next: @escaping Next
+        ) async throws -> (HTTPResponse, HTTPBody) {
             var request = request
             request.headerFields.append(HTTPField(name: HTTPField.Name("X-Trace")!, value: name))
             var (response, body) = try await next(request, body)
@@ -22,7 +26,11 @@ struct MiddlewareTests {
     /// Answers 503 once by replacing the response, then lets requests through.
     struct ReplaceFirst: HTTPMiddleware {
         let seen = LockedValue(0)
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+        func intercept(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            next: @escaping Next
+        ) async throws -> (HTTPResponse, HTTPBody) {
             let count = seen.withLock { count -> Int in
                 count += 1
                 return count
@@ -49,7 +57,11 @@ struct MiddlewareTests {
     @Test func canReplaceTheResponseAndTheClientStillValidatesIt() async throws {
         let transport = StubTransport()
         transport.on(.get, "/x", respond: .text("x"))
-        let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport, middleware: [ReplaceFirst()])
+        let client = HTTPClient(
+            baseURL: URL(string: "https://api.test")!,
+            transport: transport,
+            middleware: [ReplaceFirst()]
+        )
         await #expect {
             try await client.send(Request<String>.get("/x"))
         } throws: { ($0 as? HTTPClientError)?.status == .serviceUnavailable }
@@ -57,4 +69,3 @@ struct MiddlewareTests {
         #expect(try await client.send(Request<String>.get("/x")).value == "x")
     }
 }
-

@@ -16,8 +16,12 @@ struct RequestCoalescingTests {
     /// Starts one caller and waits for its call to reach the transport, then
     /// starts `followers` more and waits until all of them wait for that call.
     func startSharedCall(
-        on held: ControllableCall<RecordedRequest, StubResponse>, followers: Int
-    ) async throws -> (leader: Task<(HTTPResponse, Data), any Error>, followers: [Task<(HTTPResponse, Data), any Error>], call: ControllableCall<RecordedRequest, StubResponse>.Invocation) {
+        on held: ControllableCall<RecordedRequest, StubResponse>,
+        followers: Int
+    ) async throws -> (
+        leader: Task<(HTTPResponse, Data), any Error>, followers: [Task<(HTTPResponse, Data), any Error>],
+        call: ControllableCall<RecordedRequest, StubResponse>.Invocation
+    ) {
         let leader = start(apiRequest(.get, "/me"))
         let call = try await held.nextCall()
         let others = (0..<followers).map { _ in start(apiRequest(.get, "/me")) }

@@ -32,10 +32,14 @@ struct ResponseCacheTests {
     }
 
     @Test func aStaleEntryIsRevalidatedAndA304IsAnsweredFromTheCache() async throws {
-        transport.on(.get, "/photos", script: [
-            response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]),
-            StubResponse(status: .notModified, headerFields: [.cacheControl: "max-age=120", .eTag: #""v1""#]),
-        ])
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]),
+                StubResponse(status: .notModified, headerFields: [.cacheControl: "max-age=120", .eTag: #""v1""#]),
+            ]
+        )
         _ = try await get()
         clock.advance(by: 61)
 
@@ -52,20 +56,28 @@ struct ResponseCacheTests {
 
     @Test func lastModifiedIsRevalidatedWithIfModifiedSince() async throws {
         let lastModified = "Sun, 06 Nov 1994 08:49:37 GMT"
-        transport.on(.get, "/photos", script: [
-            response("v1", [.lastModified: lastModified]),
-            StubResponse(status: .notModified),
-        ])
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.lastModified: lastModified]),
+                StubResponse(status: .notModified),
+            ]
+        )
         _ = try await get()
         #expect(try await get().1 == Data("v1".utf8))
         #expect(transport.requests.last?.headerFields[.ifModifiedSince] == lastModified)
     }
 
     @Test func aChangedResponseReplacesTheEntry() async throws {
-        transport.on(.get, "/photos", script: [
-            response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]),
-            response("v2", [.cacheControl: "max-age=60", .eTag: #""v2""#]),
-        ])
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]),
+                response("v2", [.cacheControl: "max-age=60", .eTag: #""v2""#]),
+            ]
+        )
         _ = try await get()
         clock.advance(by: 61)
         #expect(try await get().1 == Data("v2".utf8))
@@ -87,7 +99,11 @@ struct ResponseCacheTests {
     }
 
     @Test func aBodyOverTheEntryLimitIsNotStored() async throws {
-        transport.on(.get, "/photos", respond: response(String(repeating: "x", count: 2_000), [.cacheControl: "max-age=60"]))
+        transport.on(
+            .get,
+            "/photos",
+            respond: response(String(repeating: "x", count: 2_000), [.cacheControl: "max-age=60"])
+        )
         #expect(try await get().1.count == 2_000)
         #expect(store.count == 0)
     }
@@ -102,19 +118,27 @@ struct ResponseCacheTests {
     }
 
     @Test func aNoCacheResponseIsRevalidatedEveryTime() async throws {
-        transport.on(.get, "/photos", script: [
-            response("v1", [.cacheControl: "no-cache", .eTag: #""v1""#]),
-            StubResponse(status: .notModified),
-        ])
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.cacheControl: "no-cache", .eTag: #""v1""#]),
+                StubResponse(status: .notModified),
+            ]
+        )
         _ = try await get()
         #expect(try await get().1 == Data("v1".utf8))
         #expect(transport.requests.count == 2)
     }
 
     @Test func expiresCountsFromTheDateField() async throws {
-        transport.on(.get, "/photos", script: [
-            response("v1", [.date: "Sun, 06 Nov 1994 08:49:37 GMT", .expires: "Sun, 06 Nov 1994 08:50:37 GMT"]),
-        ])
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.date: "Sun, 06 Nov 1994 08:49:37 GMT", .expires: "Sun, 06 Nov 1994 08:50:37 GMT"])
+            ]
+        )
         _ = try await get()
         clock.advance(by: 59)
         #expect(try await get().1 == Data("v1".utf8))

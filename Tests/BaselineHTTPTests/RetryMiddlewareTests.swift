@@ -15,7 +15,10 @@ struct RetryMiddlewareTests {
 
     /// Sends through `middleware` in a task, ending each sleep as it starts.
     func sendLettingSleepsEnd(
-        _ request: HTTPRequest, body: HTTPBody? = nil, through middleware: RetryMiddleware, sleeps: Int
+        _ request: HTTPRequest,
+        body: HTTPBody? = nil,
+        through middleware: RetryMiddleware,
+        sleeps: Int
     ) async throws -> (HTTPResponse, Data) {
         let sending = Task { [transport] in try await send(request, body: body, through: [middleware], to: transport) }
         var started = clock.sleeps.makeAsyncIterator()
@@ -27,9 +30,17 @@ struct RetryMiddlewareTests {
     }
 
     @Test func backsOffExponentiallyWithFullJitterUpToTheMaximumDelay() async throws {
-        transport.on(.get, "/x", script: [.status(.serviceUnavailable), .status(.badGateway), .status(.internalServerError), .text("ok")])
+        transport.on(
+            .get,
+            "/x",
+            script: [.status(.serviceUnavailable), .status(.badGateway), .status(.internalServerError), .text("ok")]
+        )
         let policy = RetryPolicy(maximumAttempts: 4, baseDelay: .seconds(1), maximumDelay: .seconds(3))
-        let (response, body) = try await sendLettingSleepsEnd(apiRequest(.get, "/x"), through: retry(policy, random: 0.5), sleeps: 3)
+        let (response, body) = try await sendLettingSleepsEnd(
+            apiRequest(.get, "/x"),
+            through: retry(policy, random: 0.5),
+            sleeps: 3
+        )
         #expect(response.status == .ok)
         #expect(body == Data("ok".utf8))
         // Ceilings 1 s, 2 s, then 4 s capped to 3 s; the random fraction 0.5 of each.
@@ -52,14 +63,22 @@ struct RetryMiddlewareTests {
     func waitsUntilTheRetryAfterDate(_ date: String) async throws {
         // 1994-11-06 08:49:37 UTC, and a "now" twelve seconds before it.
         let now = Date(timeIntervalSince1970: 784_111_777 - 12)
-        transport.on(.get, "/x", script: [.status(.serviceUnavailable, headerFields: [.retryAfter: date]), .text("ok")])
+        transport.on(
+            .get,
+            "/x",
+            script: [.status(.serviceUnavailable, headerFields: [.retryAfter: date]), .text("ok")]
+        )
         let (response, _) = try await sendLettingSleepsEnd(apiRequest(.get, "/x"), through: retry(now: now), sleeps: 1)
         #expect(response.status == .ok)
         #expect(clock.recorded.current == [.seconds(12)])
     }
 
     @Test func aRetryAfterBeyondTheMaximumReturnsTheResponseWithoutWaiting() async throws {
-        transport.on(.get, "/x", script: [.status(.serviceUnavailable, headerFields: [.retryAfter: "3600"]), .text("ok")])
+        transport.on(
+            .get,
+            "/x",
+            script: [.status(.serviceUnavailable, headerFields: [.retryAfter: "3600"]), .text("ok")]
+        )
         let (response, _) = try await send(apiRequest(.get, "/x"), through: [retry()], to: transport)
         #expect(response.status == .serviceUnavailable)
         #expect(response.headerFields[.retryAfter] == "3600")
@@ -69,7 +88,12 @@ struct RetryMiddlewareTests {
 
     @Test func postIsNotRetriedByDefault() async throws {
         transport.on(.post, "/x", script: [.status(.serviceUnavailable), .text("ok")])
-        let (response, _) = try await send(apiRequest(.post, "/x"), body: HTTPBody("{}"), through: [retry()], to: transport)
+        let (response, _) = try await send(
+            apiRequest(.post, "/x"),
+            body: HTTPBody("{}"),
+            through: [retry()],
+            to: transport
+        )
         #expect(response.status == .serviceUnavailable)
         #expect(transport.requests.count == 1)
     }
@@ -79,7 +103,10 @@ struct RetryMiddlewareTests {
         var policy = RetryPolicy()
         policy.retryableMethods.insert(.post)
         let (response, _) = try await sendLettingSleepsEnd(
-            apiRequest(.post, "/x"), body: HTTPBody("{}"), through: retry(policy), sleeps: 1
+            apiRequest(.post, "/x"),
+            body: HTTPBody("{}"),
+            through: retry(policy),
+            sleeps: 1
         )
         #expect(response.status == .ok)
         #expect(transport.requests.map(\.body) == [Data("{}".utf8), Data("{}".utf8)])
@@ -87,15 +114,26 @@ struct RetryMiddlewareTests {
 
     @Test func aStreamedBodyIsNeverSentAgain() async throws {
         transport.on(.put, "/x", script: [.status(.serviceUnavailable), .text("ok")])
-        let (response, _) = try await send(apiRequest(.put, "/x"), body: streamedBody("data"), through: [retry()], to: transport)
+        let (response, _) = try await send(
+            apiRequest(.put, "/x"),
+            body: streamedBody("data"),
+            through: [retry()],
+            to: transport
+        )
         #expect(response.status == .serviceUnavailable)
         #expect(transport.requests.count == 1)
     }
 
     @Test func stopsAfterTheMaximumAttemptsAndTheClientReportsTheLastResponse() async throws {
-        transport.on(.get, "/x", respond: StubResponse(
-            status: .serviceUnavailable, headerFields: [.retryAfter: "1"], body: Data("still down".utf8)
-        ))
+        transport.on(
+            .get,
+            "/x",
+            respond: StubResponse(
+                status: .serviceUnavailable,
+                headerFields: [.retryAfter: "1"],
+                body: Data("still down".utf8)
+            )
+        )
         let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport, middleware: [retry()])
         let sending = Task { try await client.send(Request<Void>.get("/x")) }
         var started = clock.sleeps.makeAsyncIterator()

@@ -1,19 +1,24 @@
 import BaselineHTTP
 import Foundation
+import HTTPTypes
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
-import Testing
 
 @Suite("URLSessionTransport", .timeLimit(.minutes(1)))
 struct URLSessionTransportTests {
     @Test func sendsARequestAndReturnsStatusHeadersAndBody() async throws {
         let server = try LoopbackSocketServer(
-            answer: "HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nX-Server: loop\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"
+            answer:
+                "HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nX-Server: loop\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"
         )
         defer { withExtendedLifetime(server) {} }
-        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
+        let client = HTTPClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            transport: URLSessionTransport()
+        )
         let response = try await client.send(Request<String>.post("/things", body: .data(Data("x".utf8))))
         #expect(response.status == .created)
         #expect(response.headerFields[HTTPField.Name("X-Server")!] == "loop")
@@ -34,10 +39,13 @@ struct URLSessionTransportTests {
         let server = try LoopbackSocketServer(answer: nil)
         // Kept alive to the end: released early, it would stop listening.
         defer { withExtendedLifetime(server) {} }
-        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
+        let client = HTTPClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            transport: URLSessionTransport()
+        )
         let call = Task { try await client.send(Request<Data>.get("/never-answered")) }
         var received = server.requestReceived.makeAsyncIterator()
-        #expect(await received.next() != nil)   // the request is on the server: in flight
+        #expect(await received.next() != nil)  // the request is on the server: in flight
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
     }
@@ -74,7 +82,10 @@ struct URLSessionTransportTests {
         )
         defer { withExtendedLifetime(server) {} }
         let client = HTTPClient(
-            configuration: .init(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, maximumResponseSize: 1_000_000),
+            configuration: .init(
+                baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+                maximumResponseSize: 1_000_000
+            ),
             transport: URLSessionTransport()
         )
         await #expect {
@@ -95,7 +106,10 @@ struct URLSessionTransportTests {
         let server = try LoopbackSocketServer(answerBytes: answer)
         defer { withExtendedLifetime(server) {} }
         let client = HTTPClient(
-            configuration: .init(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, maximumResponseSize: 1_000_000),
+            configuration: .init(
+                baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+                maximumResponseSize: 1_000_000
+            ),
             transport: URLSessionTransport()
         )
         await #expect {
@@ -127,7 +141,10 @@ struct URLSessionTransportTests {
         defer { withExtendedLifetime(server) {} }
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
-        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport(session: session))
+        let client = HTTPClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            transport: URLSessionTransport(session: session)
+        )
         #expect(try await client.send(Request<String>.get("/")).value == "ok")
     }
 
@@ -136,7 +153,10 @@ struct URLSessionTransportTests {
             answer: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n0123456789"
         )
         defer { withExtendedLifetime(server) {} }
-        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport())
+        let client = HTTPClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            transport: URLSessionTransport()
+        )
         await #expect {
             try await client.send(Request<Data>.get("/truncated"))
         } throws: { error in

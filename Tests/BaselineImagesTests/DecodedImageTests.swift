@@ -6,7 +6,11 @@ import Testing
 struct DecodedImageTests {
     /// A `width` × `height` image where every pixel is `color`.
     func solid(_ color: RGBA, width: Int, height: Int) throws -> DecodedImage {
-        try DecodedImage(width: width, height: height, pixels: Array(repeating: [color.r, color.g, color.b, color.a], count: width * height).flatMap { $0 })
+        try DecodedImage(
+            width: width,
+            height: height,
+            pixels: Array(repeating: [color.r, color.g, color.b, color.a], count: width * height).flatMap { $0 }
+        )
     }
 
     @Test func initChecksThePixelCount() throws {

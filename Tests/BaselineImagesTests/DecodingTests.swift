@@ -105,7 +105,7 @@ struct DecodingTests {
 
     @Test func aPNGWithABadChecksumIsCorrupt() throws {
         var data = try Fixture.data("rgb.png")
-        data[data.count - 20] ^= 0xFF   // inside the image data
+        data[data.count - 20] ^= 0xFF  // inside the image data
         #expect(corruptMessage { try png.decode(data, limits: limits) } != nil)
     }
 
@@ -138,7 +138,7 @@ struct DecodingTests {
         var data = try Fixture.data("color.jpg")
         let bytes = [UInt8](data)
         let sof = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
-        for offset in [sof + 5, sof + 7] {   // height, then width, big-endian
+        for offset in [sof + 5, sof + 7] {  // height, then width, big-endian
             data[offset] = 0xEA
             data[offset + 1] = 0x60
         }
@@ -149,7 +149,9 @@ struct DecodingTests {
         let small = ImageDecodingLimits(maximumPixelCount: 7)
         #expect(tooLargeMessage { try png.decode(try Fixture.data("rgb.png"), limits: small) } != nil)
         #expect(tooLargeMessage { try jpeg.decode(try Fixture.data("color.jpg"), limits: small) } != nil)
-        #expect(throws: Never.self) { try png.decode(try Fixture.data("rgb.png"), limits: ImageDecodingLimits(maximumPixelCount: 8)) }
+        #expect(throws: Never.self) {
+            try png.decode(try Fixture.data("rgb.png"), limits: ImageDecodingLimits(maximumPixelCount: 8))
+        }
     }
 
     @Test func decodersRecogniseOnlyTheirFormat() throws {

@@ -36,7 +36,7 @@ struct DiskImageCacheTests {
         let cache = try DiskImageCache(directory: directory.url, limit: 2 * fileSize(100))
         await cache.store(bytes(1), for: a)
         await cache.store(bytes(2), for: b)
-        _ = await cache.data(for: a)               // b is now the oldest
+        _ = await cache.data(for: a)  // b is now the oldest
         await cache.store(bytes(3), for: c)
         #expect(await cache.data(for: b) == nil)
         #expect(await cache.data(for: a) == bytes(1))

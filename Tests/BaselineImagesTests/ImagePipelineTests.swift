@@ -19,7 +19,9 @@ struct ImagePipelineTests {
     /// Starts `count` loads of `url` and returns once they all wait for the
     /// one download, which has reached the transport.
     func startLoads(
-        _ count: Int, on pipeline: ImagePipeline, held: ControllableCall<RecordedRequest, StubResponse>
+        _ count: Int,
+        on pipeline: ImagePipeline,
+        held: ControllableCall<RecordedRequest, StubResponse>
     ) async throws -> ([Task<DecodedImage, any Error>], ControllableCall<RecordedRequest, StubResponse>.Invocation) {
         let url = self.url
         let tasks = (0..<count).map { _ in Task { try await pipeline.image(for: url) } }
@@ -145,7 +147,10 @@ struct ImagePipelineTests {
     @Test func aPixelCountOverTheLimitIsTooLarge() async throws {
         transport.on(.get, path, respond: try PipelineFixture.png())
         let client = HTTPClient(baseURL: PipelineFixture.baseURL, transport: transport)
-        let pipeline = ImagePipeline(client: client, configuration: .init(limits: ImageDecodingLimits(maximumPixelCount: 4)))
+        let pipeline = ImagePipeline(
+            client: client,
+            configuration: .init(limits: ImageDecodingLimits(maximumPixelCount: 4))
+        )
         await #expect {
             try await pipeline.image(for: url)
         } throws: { error in
@@ -157,7 +162,9 @@ struct ImagePipelineTests {
     @Test func bytesNoDecoderKnowsAreUnsupported() async throws {
         transport.on(.get, path, respond: .text("<html>not found</html>", contentType: "text/html"))
         let pipeline = fixture.makePipeline()
-        await #expect(throws: ImageError.unsupportedImage(mediaType: "text/html")) { try await pipeline.image(for: url) }
+        await #expect(throws: ImageError.unsupportedImage(mediaType: "text/html")) {
+            try await pipeline.image(for: url)
+        }
         await #expect(throws: ImageError.unsupportedImage(mediaType: "text/html")) { try await pipeline.data(for: url) }
     }
 
@@ -173,7 +180,11 @@ struct ImagePipelineTests {
         // Declared 10 MB, never sent: the limit applies from the declared length.
         let (chunks, feed) = AsyncThrowingStream.makeStream(of: Data.self)
         defer { feed.finish() }
-        transport.on(.get, path, respond: .streaming(chunks, headerFields: [.contentType: "image/png"], length: 10_000_000))
+        transport.on(
+            .get,
+            path,
+            respond: .streaming(chunks, headerFields: [.contentType: "image/png"], length: 10_000_000)
+        )
         await #expect {
             try await fixture.makePipeline(maximumDataSize: 1_000).image(for: url)
         } throws: { error in
@@ -186,7 +197,11 @@ struct ImagePipelineTests {
         let directory = try TemporaryDirectory(prefix: "image-pipeline")
         let disk = try DiskImageCache(directory: directory.url, limit: 1 << 20)
         let truncated = try Fixture.data("rgb.png").prefix(40)
-        transport.on(.get, path, respond: StubResponse(headerFields: [.contentType: "image/png"], body: Data(truncated)))
+        transport.on(
+            .get,
+            path,
+            respond: StubResponse(headerFields: [.contentType: "image/png"], body: Data(truncated))
+        )
         let pipeline = fixture.makePipeline(diskCache: disk)
         await #expect {
             try await pipeline.image(for: url)
@@ -259,7 +274,9 @@ struct ImagePipelineTests {
     /// waits for the prefetch's work.
     func joinPrefetch(
         priority: TaskPriority? = nil
-    ) async throws -> (ImagePipeline, ControllableCall<RecordedRequest, StubResponse>.Invocation, Task<DecodedImage, any Error>) {
+    ) async throws -> (
+        ImagePipeline, ControllableCall<RecordedRequest, StubResponse>.Invocation, Task<DecodedImage, any Error>
+    ) {
         let held = transport.hold(.get, path)
         let pipeline = fixture.makePipeline()
         pipeline.prefetch([url])

@@ -34,7 +34,7 @@ struct MemoryImageCacheTests {
         cache.insert(try image(1), for: a)
         cache.insert(try image(2), for: b)
         cache.insert(try image(3), for: c)
-        cache.insert(try image(4, width: 4), for: d)   // 32 bytes: a and b go
+        cache.insert(try image(4, width: 4), for: d)  // 32 bytes: a and b go
         #expect(!cache.contains(a) && !cache.contains(b))
         #expect(cache.contains(c) && cache.contains(d))
         #expect(cache.totalCost == 48)

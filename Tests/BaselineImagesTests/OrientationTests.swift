@@ -13,7 +13,11 @@ struct OrientationTests {
     static let letters = "ABCDEF".unicodeScalars.map { RGBA(r: UInt8($0.value), g: 0, b: 0) }
 
     static func image(_ pixels: [RGBA], width: Int) throws -> DecodedImage {
-        try DecodedImage(width: width, height: pixels.count / width, pixels: pixels.flatMap { [$0.r, $0.g, $0.b, $0.a] })
+        try DecodedImage(
+            width: width,
+            height: pixels.count / width,
+            pixels: pixels.flatMap { [$0.r, $0.g, $0.b, $0.a] }
+        )
     }
 
     /// The image's rows as text, top first.
@@ -57,12 +61,19 @@ struct OrientationTests {
     /// `color.jpg` (32×16: red left half, blue right half) with an EXIF
     /// block recording `orientation`, in either byte order, after its JFIF
     /// segment (as cameras' files have it) or right after the start marker.
-    static func photo(orientation: UInt16, bigEndian: Bool = true, type: UInt16 = 3, afterJFIF: Bool = true) throws -> Data {
+    static func photo(
+        orientation: UInt16,
+        bigEndian: Bool = true,
+        type: UInt16 = 3,
+        afterJFIF: Bool = true
+    ) throws -> Data {
         func bytes(_ value: UInt16) -> [UInt8] {
             bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
         }
         func bytes(_ value: UInt32) -> [UInt8] {
-            bigEndian ? bytes(UInt16(value >> 16)) + bytes(UInt16(value & 0xFFFF)) : bytes(UInt16(value & 0xFFFF)) + bytes(UInt16(value >> 16))
+            bigEndian
+                ? bytes(UInt16(value >> 16)) + bytes(UInt16(value & 0xFFFF))
+                : bytes(UInt16(value & 0xFFFF)) + bytes(UInt16(value >> 16))
         }
         var tiff: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
         tiff += bytes(UInt16(42)) + bytes(UInt32(8))
@@ -89,7 +100,10 @@ struct OrientationTests {
 
     @Test(arguments: [(true, true), (false, true), (true, false)])
     func aPhotoHeldUprightComesOutUpright(bigEndian: Bool, afterJFIF: Bool) throws {
-        let image = try jpeg.decode(try Self.photo(orientation: 6, bigEndian: bigEndian, afterJFIF: afterJFIF), limits: limits)
+        let image = try jpeg.decode(
+            try Self.photo(orientation: 6, bigEndian: bigEndian, afterJFIF: afterJFIF),
+            limits: limits
+        )
         #expect(image.width == 16 && image.height == 32)
         // Turned clockwise: the stored left (red) half is now on top.
         #expect(close(image.pixel(x: 8, y: 3), RGBA(r: 255, g: 0, b: 0)))
@@ -132,11 +146,19 @@ struct OrientationTests {
         // offset are valid in most blocks, so the walk reaches the entries.
         var generator = SplitMix64(seed: 0x5EED)
         for round in 0..<500 {
-            var tiff = (0..<Int.random(in: 0..<96, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            if tiff.count >= 10, round % 4 != 0 {
-                tiff.replaceSubrange(0..<10, with: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, UInt8.random(in: 0...6, using: &generator)])
+            var tiff = (0..<Int.random(in: 0..<96, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
             }
-            let image = try jpeg.decode(try Self.withSegment(Array("Exif".utf8) + [0, 0] + tiff, afterJFIF: true), limits: limits)
+            if tiff.count >= 10, round % 4 != 0 {
+                tiff.replaceSubrange(
+                    0..<10,
+                    with: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, UInt8.random(in: 0...6, using: &generator)]
+                )
+            }
+            let image = try jpeg.decode(
+                try Self.withSegment(Array("Exif".utf8) + [0, 0] + tiff, afterJFIF: true),
+                limits: limits
+            )
             #expect(image.byteCount == 32 * 16 * 4, "round \(round)")
         }
     }

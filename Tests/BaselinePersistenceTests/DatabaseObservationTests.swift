@@ -11,11 +11,15 @@ struct DatabaseObservationTests {
 
     init() async throws {
         directory = try TemporaryDirectory()
-        database = try await SQLiteDatabase.open(at: directory.url.appendingPathComponent("db.sqlite"), migrator: Note.migrator)
+        database = try await SQLiteDatabase.open(
+            at: directory.url.appendingPathComponent("db.sqlite"),
+            migrator: Note.migrator
+        )
     }
 
     @Test func emitsTheCurrentResultThenEachCommitFromAnyActor() async throws {
-        var results = database.observe { db in try Note.order(Column("id")).fetchAll(db).map(\.text) }.makeAsyncIterator()
+        var results = database.observe { db in try Note.order(Column("id")).fetchAll(db).map(\.text) }
+            .makeAsyncIterator()
         #expect(try await results.next() == [])
 
         // A commit from a different task and actor.
@@ -91,7 +95,7 @@ struct DatabaseObservationTests {
     }
 
     @Test func waitingForObservationsToEndReturnsWhenTheLastConsumerIsCancelled() async throws {
-        try await database.waitUntilObservationsEnd()   // none yet: at once
+        try await database.waitUntilObservationsEnd()  // none yet: at once
         let (started, startedSink) = AsyncStream.makeStream(of: Void.self)
         let consumer = Task { [database] in
             for try await _ in database.observe({ db in try Note.fetchCount(db) }) { startedSink.yield() }
@@ -117,7 +121,9 @@ struct DatabaseObservationTests {
 
     @Test func anObservationThatFailsAtOnceLeavesNothingBehind() async throws {
         await #expect {
-            for try await _ in database.observe({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM missing_table") }) {}
+            for try await _ in database.observe({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM missing_table")
+                })
+            {}
         } throws: { error in
             if case .operationFailed = error as? SQLiteDatabaseError { true } else { false }
         }

@@ -35,7 +35,10 @@ struct DurabilityTests {
         process.standardOutput = output
         process.standardInput = input
         let (exited, exitedSink) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { exitedSink.yield($0.terminationStatus); exitedSink.finish() }
+        process.terminationHandler = {
+            exitedSink.yield($0.terminationStatus)
+            exitedSink.finish()
+        }
         try process.run()
 
         // Wait for the helper to say it is inside the transaction.
@@ -59,7 +62,10 @@ struct DurabilityTests {
         // SQLite finds nothing wrong.
         let database = try await SQLiteDatabase.open(at: url, migrator: DatabaseMigrator())
         let (count, check) = try await database.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM item"), try String.fetchOne(db, sql: "PRAGMA integrity_check"))
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item"),
+                try String.fetchOne(db, sql: "PRAGMA integrity_check")
+            )
         }
         #expect(count == 100)
         #expect(check == "ok")
@@ -79,7 +85,10 @@ struct DurabilityTests {
             process.standardOutput = output
             let (exited, exitedSink) = AsyncStream.makeStream(of: Int32.self)
             self.exited = exited
-            process.terminationHandler = { exitedSink.yield($0.terminationStatus); exitedSink.finish() }
+            process.terminationHandler = {
+                exitedSink.yield($0.terminationStatus)
+                exitedSink.finish()
+            }
             let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
             self.lines = lines
             let pending = LockedValue("")
@@ -143,7 +152,10 @@ struct DurabilityTests {
 
             let database = try await SQLiteDatabase.open(at: url, migrator: DatabaseMigrator())
             let (count, check) = try await database.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? -1, try String.fetchOne(db, sql: "PRAGMA integrity_check"))
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? -1,
+                    try String.fetchOne(db, sql: "PRAGMA integrity_check")
+                )
             }
             try await database.close()
             #expect(check == "ok", "round \(round)")

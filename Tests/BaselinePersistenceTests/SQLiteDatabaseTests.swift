@@ -13,9 +13,13 @@ struct SQLiteDatabaseTests {
 
     @Test(arguments: [true, false])
     func writesCommitAndReadsSeeThem(inMemory: Bool) async throws {
-        let database = inMemory
+        let database =
+            inMemory
             ? try await SQLiteDatabase.inMemory(migrator: Note.migrator)
-            : try await SQLiteDatabase.open(at: directory.url.appendingPathComponent("db.sqlite"), migrator: Note.migrator)
+            : try await SQLiteDatabase.open(
+                at: directory.url.appendingPathComponent("db.sqlite"),
+                migrator: Note.migrator
+            )
         let inserted = try await database.write { db in
             var note = Note(text: "hello")
             try note.insert(db)
@@ -27,7 +31,10 @@ struct SQLiteDatabaseTests {
     }
 
     @Test func aFileDatabaseUsesWAL() async throws {
-        let database = try await SQLiteDatabase.open(at: directory.url.appendingPathComponent("db.sqlite"), migrator: Note.migrator)
+        let database = try await SQLiteDatabase.open(
+            at: directory.url.appendingPathComponent("db.sqlite"),
+            migrator: Note.migrator
+        )
         let mode = try await database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
@@ -59,7 +66,7 @@ struct SQLiteDatabaseTests {
     @Test func aClosedDatabaseRefusesWork() async throws {
         let database = try await SQLiteDatabase.inMemory(migrator: Note.migrator)
         try await database.close()
-        try await database.close()   // twice is fine
+        try await database.close()  // twice is fine
         #expect(database.isClosed)
         await #expect(throws: SQLiteDatabaseError.closed) { try await database.read { db in try Note.fetchCount(db) } }
         await #expect(throws: SQLiteDatabaseError.closed) { try await database.write { db in try Note.deleteAll(db) } }
@@ -73,7 +80,7 @@ struct SQLiteDatabaseTests {
         }
         let aside = try SQLiteDatabase.moveAside(databaseAt: url, now: Date(timeIntervalSince1970: 1_000))
         #expect(aside.lastPathComponent == "db.sqlite.corrupt-1000")
-        #expect(try Data(contentsOf: aside) == Data(repeating: 0x42, count: 8_192))   // nothing lost
+        #expect(try Data(contentsOf: aside) == Data(repeating: 0x42, count: 8_192))  // nothing lost
         let fresh = try await SQLiteDatabase.open(at: url, migrator: Note.migrator)
         #expect(try await fresh.read { db in try Note.fetchCount(db) } == 0)
     }

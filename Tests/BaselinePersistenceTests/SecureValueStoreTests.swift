@@ -62,7 +62,10 @@ struct SecureValueStoreTests {
         try await store.save(session)
         // Make the destination a non-empty directory: the rename over it must fail.
         let blocked = directory.url.appendingPathComponent("blocked")
-        try FileManager.default.createDirectory(at: blocked.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: blocked.appendingPathComponent("inside"),
+            withIntermediateDirectories: true
+        )
         let blockedStore = SecureValueStore<Session>(fileURL: blocked, logger: LogRecorder().logger())
         await #expect {
             try await blockedStore.save(session)
@@ -70,7 +73,9 @@ struct SecureValueStoreTests {
             if case .unwritable = error as? SecureValueStoreError { true } else { false }
         }
         #expect(try await store.load() == session)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+            $0.hasSuffix(".tmp")
+        }
         #expect(leftovers.isEmpty)
     }
 }

@@ -69,10 +69,15 @@ struct ParentFeature: Reducer {
 
     var body: CombineReducers<State, Action> {
         CombineReducers(
-            Scope(state: \.main, action: { if case let .main(action) = $0 { action } else { nil } }, embed: Action.main) {
+            Scope(state: \.main, action: { if case let .main(action) = $0 { action } else { nil } }, embed: Action.main)
+            {
                 CounterFeature(fetchFact: fetchFact)
             },
-            IfLet(state: \.sheet, action: { if case let .sheet(action) = $0 { action } else { nil } }, embed: Action.sheet) {
+            IfLet(
+                state: \.sheet,
+                action: { if case let .sheet(action) = $0 { action } else { nil } },
+                embed: Action.sheet
+            ) {
                 CounterFeature(fetchFact: fetchFact)
             },
             ForEachReducer(
@@ -97,4 +102,3 @@ struct ParentFeature: Reducer {
         body.reduce(into: &state, action: action)
     }
 }
-

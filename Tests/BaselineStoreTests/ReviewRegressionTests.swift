@@ -6,7 +6,11 @@ import Testing
 /// A feature whose actions run effects in sequence.
 private struct Sequenced: Reducer {
     struct State: Equatable { var log: [String] = [] }
-    enum Action: Equatable, Sendable { case start, step(String), fail }
+    enum Action: Equatable, Sendable {
+        case start
+        case step(String)
+        case fail
+    }
 
     let first: ControllableCall<Void, String>
     let second: ControllableCall<Void, String>
@@ -37,7 +41,7 @@ struct ReviewRegressionTests {
     @Test func theTestStoreSeesConcatenatedEffects() async throws {
         let store = TestStore(initialState: Sequenced.State()) { Sequenced(first: first, second: second) }
         await store.send(.start)
-        #expect(store.runningEffectCount > 0)   // the whole sequence counts, before its first step starts
+        #expect(store.runningEffectCount > 0)  // the whole sequence counts, before its first step starts
         try await first.nextCall().resume(returning: "a")
         await store.receive(.step("a")) { $0.log = ["a"] }
         try await second.nextCall().resume(returning: "b")
@@ -54,13 +58,15 @@ struct ReviewRegressionTests {
         store = nil
         await task.finish()
         #expect(call.isCancelled)
-        #expect(second.callCount == 0)   // the next step never started
+        #expect(second.callCount == 0)  // the next step never started
     }
 
     @Test func aChildEffectsErrorWithoutAHandlerIsStillLogged() async throws {
         let logs = LogRecorder()
         let parent = Store(initialState: Sequenced.State(), logger: logs.logger()) {
-            Scope(state: \Sequenced.State.self, action: { $0 }, embed: { $0 }) { Sequenced(first: first, second: second) }
+            Scope(state: \Sequenced.State.self, action: { $0 }, embed: { $0 }) {
+                Sequenced(first: first, second: second)
+            }
         }
         await parent.send(.fail).finish()
         #expect(logs.entries.contains { $0.level == .error && $0.message.contains("no error handler") })

@@ -29,7 +29,11 @@ struct StoreTests {
     @Test func stateIsObservable() {
         let store = makeStore()
         let changed = LockedValue(false)
-        withObservationTracking { _ = store.count } onChange: { changed.withLock { $0 = true } }
+        withObservationTracking {
+            _ = store.count
+        } onChange: {
+            changed.withLock { $0 = true }
+        }
         store.send(.increment)
         #expect(changed.current)
     }
@@ -118,7 +122,7 @@ struct StoreTests {
         #expect(await counts.next() == 0)
         store.send(.increment)
         #expect(await counts.next() == 1)
-        store.send(.refresh)   // changes isLoading, not count: nothing new
+        store.send(.refresh)  // changes isLoading, not count: nothing new
         store.send(.cancel)
         store.send(.increment)
         #expect(await counts.next() == 2)
@@ -132,7 +136,9 @@ struct StoreTests {
         store = nil
         #expect(call.isCancelled)
         #if DEBUG
-        #expect(logs.entries.contains { $0.level == .warning && $0.metadata["effects"]?.contains("fetch fact") == true })
+        #expect(
+            logs.entries.contains { $0.level == .warning && $0.metadata["effects"]?.contains("fetch fact") == true }
+        )
         #endif
     }
 
@@ -168,8 +174,8 @@ struct StoreScopingTests {
         #expect(store.sheet?.count == 1)
         #expect(sheet?.count == 1)
         store.send(.closeSheet)
-        #expect(sheet?.count == 1)   // the last state, not a crash
-        sheet?.send(.increment)      // ignored: no state to apply it to
+        #expect(sheet?.count == 1)  // the last state, not a crash
+        sheet?.send(.increment)  // ignored: no state to apply it to
         #expect(store.sheet == nil)
     }
 

@@ -70,7 +70,11 @@ private struct AddsHeader: HTTPMiddleware {
     let name: HTTPField.Name
     let value: String
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         request.headerFields[name] = value
         return try await next(request, body)

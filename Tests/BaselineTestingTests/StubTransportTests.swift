@@ -38,7 +38,9 @@ struct StubTransportTests {
     @Test func aHeldRequestAnswersWhenReleased() async throws {
         let held = transport.hold(.get, "/slow")
         let client = self.client
-        let response = Task { try await client.send(Request<String>.get("/slow", query: [.init(name: "q", value: "1")])) }
+        let response = Task {
+            try await client.send(Request<String>.get("/slow", query: [.init(name: "q", value: "1")]))
+        }
         let call = try await held.nextCall()
         #expect(call.arguments.query == [URLQueryItem(name: "q", value: "1")])
         call.resume(returning: .text("released"))

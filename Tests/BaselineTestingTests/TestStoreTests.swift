@@ -117,7 +117,7 @@ struct TestStoreTests {
         await store.send(.increment)
         await store.send(.increment) { $0.count = 2 }
         await store.send(.loadTwice)
-        await store.receive(.loaded("b")) { $0.result = "b" }   // "a" is skipped
+        await store.receive(.loaded("b")) { $0.result = "b" }  // "a" is skipped
         await withKnownIssue {
             await store.send(.increment) { $0.count = 99 }
         }
@@ -128,6 +128,6 @@ struct TestStoreTests {
         store.exhaustivity = .off
         await store.send(.bumpThenLoad)
         await store.receive(.loaded("x")) { $0.result = "x" }
-        #expect(store.state.count == 1)   // the skipped .increment ran, as in a real store
+        #expect(store.state.count == 1)  // the skipped .increment ran, as in a real store
     }
 }

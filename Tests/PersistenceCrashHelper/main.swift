@@ -50,7 +50,10 @@ try await database.write { db in
 }
 try await database.write { db in
     for index in 0..<5_000 {
-        try db.execute(sql: "INSERT INTO item (payload) VALUES (?)", arguments: [String(repeating: "uncommitted \(index) ", count: 20)])
+        try db.execute(
+            sql: "INSERT INTO item (payload) VALUES (?)",
+            arguments: [String(repeating: "uncommitted \(index) ", count: 20)]
+        )
     }
     FileHandle.standardOutput.write(Data("IN_TRANSACTION\n".utf8))
     // Block inside the open transaction until killed. (A test helper: blocking

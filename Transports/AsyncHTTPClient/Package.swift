@@ -9,7 +9,7 @@ let package = Package(
     name: "BaselineAsyncHTTPClient",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
-        .library(name: "BaselineAsyncHTTPClient", targets: ["BaselineAsyncHTTPClient"]),
+        .library(name: "BaselineAsyncHTTPClient", targets: ["BaselineAsyncHTTPClient"])
     ],
     dependencies: [
         .package(name: "Baseline", path: "../.."),
@@ -29,7 +29,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

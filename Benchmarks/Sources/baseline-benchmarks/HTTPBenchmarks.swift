@@ -44,7 +44,9 @@ enum HTTPBenchmarks {
         let server = external == nil ? try await ExampleServer().start() : nil
         defer { if let server { Task { await server.stop() } } }
         guard let baseURL = external ?? server?.baseURL, let port = baseURL.port ?? server?.port else { return }
-        print("HTTP (GET /json/items?count=20 + JSON decode, server on loopback \(external == nil ? "in this process" : "in another process"))")
+        print(
+            "HTTP (GET /json/items?count=20 + JSON decode, server on loopback \(external == nil ? "in this process" : "in another process"))"
+        )
         let url = baseURL.appendingPathComponent("json/items")
         let query = URLQueryItem(name: "count", value: "20")
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
@@ -57,9 +59,11 @@ enum HTTPBenchmarks {
         }
         // Narrowing, for profiling one variant: HTTP_VARIANTS="Baseline/Async,pool 64" HTTP_CONCURRENCY=1 HTTP_REQUESTS=30000
         let environment = ProcessInfo.processInfo.environment
-        let requestsPerRun = environment["HTTP_REQUESTS"].flatMap(Int.init) ?? (arguments.contains("http-quick") ? 2_000 : 10_000)
+        let requestsPerRun =
+            environment["HTTP_REQUESTS"].flatMap(Int.init) ?? (arguments.contains("http-quick") ? 2_000 : 10_000)
         let variantFilter = environment["HTTP_VARIANTS"].map { $0.split(separator: ",").map(String.init) }
-        let levels = environment["HTTP_CONCURRENCY"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 8, 64]
+        let levels =
+            environment["HTTP_CONCURRENCY"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 8, 64]
         let rounds = environment["HTTP_ROUNDS"].flatMap(Int.init) ?? 5
         // (measured, reference, whether it is Baseline against its own raw transport: shown as a percentage)
         let comparisons = [
@@ -70,18 +74,24 @@ enum HTTPBenchmarks {
             ("AsyncHTTPClient (raw, pool 64)", "URLSession (raw, shared)", false),
         ]
         for concurrency in levels {
-            let variants = try makeVariants(baseURL: baseURL, itemsURL: itemsURL, concurrency: concurrency).filter { variant in
+            let variants = try makeVariants(baseURL: baseURL, itemsURL: itemsURL, concurrency: concurrency).filter {
+                variant in
                 variantFilter.map { filters in filters.contains { variant.name.contains($0) } } ?? true
             }
             for variant in variants {
-                _ = try await measure(variant, requests: 200, concurrency: concurrency, port: port)   // warm-up: connections, caches
+                _ = try await measure(variant, requests: 200, concurrency: concurrency, port: port)  // warm-up: connections, caches
             }
             // Interleaved rounds: the machine's speed drifts over a run, and a
             // ratio of two rows measured minutes apart would carry that drift.
             var samples: [String: [Throughput]] = [:]
             for _ in 0..<rounds {
                 for variant in variants {
-                    let result = try await measure(variant, requests: requestsPerRun / rounds, concurrency: concurrency, port: port)
+                    let result = try await measure(
+                        variant,
+                        requests: requestsPerRun / rounds,
+                        concurrency: concurrency,
+                        port: port
+                    )
                     samples[variant.name, default: []].append(result)
                 }
             }
@@ -92,8 +102,11 @@ enum HTTPBenchmarks {
                 result.newConnections = runs.reduce(0) { $0 + $1.newConnections }
                 // Costs are averaged over the rounds: they drift less than rates do.
                 result.cpuPerRequest = runs.reduce(.zero) { $0 + $1.cpuPerRequest } / runs.count
-                result.contextSwitchesPerRequest = runs.reduce(0) { $0 + $1.contextSwitchesPerRequest } / Double(runs.count)
-                print("  c=\(String(concurrency).padding(toLength: 3, withPad: " ", startingAt: 0)) \(variant.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(result)")
+                result.contextSwitchesPerRequest =
+                    runs.reduce(0) { $0 + $1.contextSwitchesPerRequest } / Double(runs.count)
+                print(
+                    "  c=\(String(concurrency).padding(toLength: 3, withPad: " ", startingAt: 0)) \(variant.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(result)"
+                )
                 try await variant.shutdown()
             }
             // Each ratio is the median of the rounds' ratios: the two rows of
@@ -104,9 +117,20 @@ enum HTTPBenchmarks {
                 let median = ratios[ratios.count / 2]
                 let range = String(format: "rounds %.2f–%.2f", ratios.first ?? 0, ratios.last ?? 0)
                 if asPercentage {
-                    print(String(format: "  c=%-3d %@ / %@: %.1f %% (%@)", concurrency, measured, reference, 100 * median, range))
+                    print(
+                        String(
+                            format: "  c=%-3d %@ / %@: %.1f %% (%@)",
+                            concurrency,
+                            measured,
+                            reference,
+                            100 * median,
+                            range
+                        )
+                    )
                 } else {
-                    print(String(format: "  c=%-3d %@ vs %@: %.2f× (%@)", concurrency, measured, reference, median, range))
+                    print(
+                        String(format: "  c=%-3d %@ vs %@: %.2f× (%@)", concurrency, measured, reference, median, range)
+                    )
                 }
             }
         }
@@ -123,69 +147,114 @@ enum HTTPBenchmarks {
             sessionConfiguration.httpMaximumConnectionsPerHost = limit
         }
         let rawSession = URLSession(configuration: sessionConfiguration)
-        let raw = Variant(name: "URLSession (raw)", fetch: {
-            let (data, _) = try await rawSession.data(from: itemsURL)
-            return try decoder.decode([Item].self, from: data).count
-        }, shutdown: { rawSession.finishTasksAndInvalidate() })
+        let raw = Variant(
+            name: "URLSession (raw)",
+            fetch: {
+                let (data, _) = try await rawSession.data(from: itemsURL)
+                return try decoder.decode([Item].self, from: data).count
+            },
+            shutdown: { rawSession.finishTasksAndInvalidate() }
+        )
 
         // URLSession as most code meets it: the shared session, default
         // configuration (which is where FoundationNetworking's reconnecting
         // under concurrency shows).
-        let shared = Variant(name: "URLSession (raw, shared)", fetch: {
-            let (data, _) = try await URLSession.shared.data(from: itemsURL)
-            return try decoder.decode([Item].self, from: data).count
-        })
+        let shared = Variant(
+            name: "URLSession (raw, shared)",
+            fetch: {
+                let (data, _) = try await URLSession.shared.data(from: itemsURL)
+                return try decoder.decode([Item].self, from: data).count
+            }
+        )
 
         // Raw URLSession through a data delegate (what a streaming client needs
         // on Linux, where there is no bytes(for:)): separates the delegate
         // mechanism's cost from Baseline's own.
         let delegateCollector = DelegateCollector()
-        let delegateSession = URLSession(configuration: sessionConfiguration, delegate: delegateCollector, delegateQueue: nil)
-        let rawDelegate = Variant(name: "URLSession (raw, data delegate)", fetch: {
-            let data = try await delegateCollector.fetch(itemsURL, on: delegateSession)
-            return try decoder.decode([Item].self, from: data).count
-        }, shutdown: { delegateSession.finishTasksAndInvalidate() })
+        let delegateSession = URLSession(
+            configuration: sessionConfiguration,
+            delegate: delegateCollector,
+            delegateQueue: nil
+        )
+        let rawDelegate = Variant(
+            name: "URLSession (raw, data delegate)",
+            fetch: {
+                let data = try await delegateCollector.fetch(itemsURL, on: delegateSession)
+                return try decoder.decode([Item].self, from: data).count
+            },
+            shutdown: { delegateSession.finishTasksAndInvalidate() }
+        )
 
         let sessionTransport = URLSessionTransport(configuration: sessionConfiguration)
         let overSession = HTTPClient(baseURL: baseURL, transport: sessionTransport)
         let request = Request<[Item]>.get("/json/items", query: [URLQueryItem(name: "count", value: "20")])
-        let baselineSession = Variant(name: "Baseline/URLSessionTransport", fetch: {
-            try await overSession.send(request).value.count
-        })
+        let baselineSession = Variant(
+            name: "Baseline/URLSessionTransport",
+            fetch: {
+                try await overSession.send(request).value.count
+            }
+        )
 
         let ahcDefault = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup)
-        let ahcDefaultVariant = Variant(name: "AsyncHTTPClient (raw, default pool)", fetch: {
-            try await fetchRaw(ahcDefault, itemsURL, decoder)
-        }, shutdown: { try await ahcDefault.shutdown() })
+        let ahcDefaultVariant = Variant(
+            name: "AsyncHTTPClient (raw, default pool)",
+            fetch: {
+                try await fetchRaw(ahcDefault, itemsURL, decoder)
+            },
+            shutdown: { try await ahcDefault.shutdown() }
+        )
 
         let ahc64 = AsyncHTTPClient.HTTPClient(
             eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
             configuration: AsyncHTTPClientTransport.configuration(maximumConnectionsPerHost: 64)
         )
-        let ahc64Variant = Variant(name: "AsyncHTTPClient (raw, pool 64)", fetch: {
-            try await fetchRaw(ahc64, itemsURL, decoder)
-        }, shutdown: { try await ahc64.shutdown() })
+        let ahc64Variant = Variant(
+            name: "AsyncHTTPClient (raw, pool 64)",
+            fetch: {
+                try await fetchRaw(ahc64, itemsURL, decoder)
+            },
+            shutdown: { try await ahc64.shutdown() }
+        )
 
         let ahcTransport = AsyncHTTPClientTransport()
         let overAHC = HTTPClient(baseURL: baseURL, transport: ahcTransport)
-        let baselineAHC = Variant(name: "Baseline/AsyncHTTPClientTransport", fetch: {
-            try await overAHC.send(request).value.count
-        }, shutdown: { try await ahcTransport.shutdown() })
+        let baselineAHC = Variant(
+            name: "Baseline/AsyncHTTPClientTransport",
+            fetch: {
+                try await overAHC.send(request).value.count
+            },
+            shutdown: { try await ahcTransport.shutdown() }
+        )
 
         var variants = [raw, shared, rawDelegate, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
         if ProcessInfo.processInfo.environment["HTTP_DIAGNOSTICS"] != nil {
             // Halfway points between raw AsyncHTTPClient and Baseline on it,
             // to tell which layer a difference comes from.
             let httpRequest = try overAHC.makeHTTPRequest(request).0
-            variants.append(Variant(name: "diag: transport.send + HTTPBody.collect", fetch: {
-                let (_, body) = try await ahcTransport.send(httpRequest, body: nil)
-                return try decoder.decode([Item].self, from: try await body.collect(upTo: 16 * 1024 * 1024)).count
-            }))
-            variants.append(Variant(name: "diag: execute + HTTPBody(map).collect", fetch: {
-                let response = try await ahc64.execute(HTTPClientRequest(url: itemsURL.absoluteString), timeout: .seconds(30))
-                let body = HTTPBody(response.body.map { Data($0.readableBytesView) }, length: nil)
-                return try decoder.decode([Item].self, from: try await body.collect(upTo: 16 * 1024 * 1024)).count
-            }))
+            variants.append(
+                Variant(
+                    name: "diag: transport.send + HTTPBody.collect",
+                    fetch: {
+                        let (_, body) = try await ahcTransport.send(httpRequest, body: nil)
+                        return try decoder.decode([Item].self, from: try await body.collect(upTo: 16 * 1024 * 1024))
+                            .count
+                    }
+                )
+            )
+            variants.append(
+                Variant(
+                    name: "diag: execute + HTTPBody(map).collect",
+                    fetch: {
+                        let response = try await ahc64.execute(
+                            HTTPClientRequest(url: itemsURL.absoluteString),
+                            timeout: .seconds(30)
+                        )
+                        let body = HTTPBody(response.body.map { Data($0.readableBytesView) }, length: nil)
+                        return try decoder.decode([Item].self, from: try await body.collect(upTo: 16 * 1024 * 1024))
+                            .count
+                    }
+                )
+            )
         }
         return variants
     }
@@ -207,9 +276,16 @@ enum HTTPBenchmarks {
         var contextSwitchesPerRequest: Double
 
         var description: String {
-            String(format: "%8.0f req/s  latency median %@  p99 %@  CPU %5.0f µs/req  %4.1f switches/req  new connections %d",
-                   requestsPerSecond, format(medianLatency), format(p99Latency),
-                   seconds(cpuPerRequest) * 1e6, contextSwitchesPerRequest, newConnections)
+            String(
+                format:
+                    "%8.0f req/s  latency median %@  p99 %@  CPU %5.0f µs/req  %4.1f switches/req  new connections %d",
+                requestsPerSecond,
+                format(medianLatency),
+                format(p99Latency),
+                seconds(cpuPerRequest) * 1e6,
+                contextSwitchesPerRequest,
+                newConnections
+            )
         }
     }
 
@@ -226,7 +302,10 @@ enum HTTPBenchmarks {
             for _ in 0..<concurrency {
                 group.addTask {
                     var latencies: [Duration] = []
-                    while next.withLock({ count in count += 1; return count }) <= requests {
+                    while next.withLock({ count in
+                        count += 1
+                        return count
+                    }) <= requests {
                         let begin = clock.now
                         guard try await fetch() == 20 else { throw BenchmarkError.wrongPayload }
                         latencies.append(clock.now - begin)
@@ -254,7 +333,10 @@ enum HTTPBenchmarks {
     static func streamingDownload(baseURL: URL) async throws {
         let transports: [(String, any HTTPTransport, () async throws -> Void)] = {
             let ahc = AsyncHTTPClientTransport()
-            return [("URLSessionTransport", URLSessionTransport(), {}), ("AsyncHTTPClientTransport", ahc, { try await ahc.shutdown() })]
+            return [
+                ("URLSessionTransport", URLSessionTransport(), {}),
+                ("AsyncHTTPClientTransport", ahc, { try await ahc.shutdown() }),
+            ]
         }()
         for (name, transport, shutdown) in transports {
             let client = HTTPClient(baseURL: baseURL, transport: transport)
@@ -267,9 +349,18 @@ enum HTTPBenchmarks {
             for try await chunk in response.body { received += chunk.count }
             let elapsed = clock.now - start
             let peak = Memory.peakResidentBytes()
-            print(String(format: "  stream 1 GiB over %@: %.0f MiB/s, %d bytes, resident before %.1f MiB, peak %.1f MiB (growth %.1f MiB)",
-                         name, Double(received) / 1_048_576 / seconds(elapsed), received,
-                         Double(before) / 1_048_576, Double(peak) / 1_048_576, Double(max(0, peak - before)) / 1_048_576))
+            print(
+                String(
+                    format:
+                        "  stream 1 GiB over %@: %.0f MiB/s, %d bytes, resident before %.1f MiB, peak %.1f MiB (growth %.1f MiB)",
+                    name,
+                    Double(received) / 1_048_576 / seconds(elapsed),
+                    received,
+                    Double(before) / 1_048_576,
+                    Double(peak) / 1_048_576,
+                    Double(max(0, peak - before)) / 1_048_576
+                )
+            )
             try await shutdown()
         }
     }
@@ -310,7 +401,10 @@ struct ProcessUsage {
         getrusage(RUSAGE_SELF, &usage)
         #endif
         func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
-        return ProcessUsage(cpu: duration(usage.ru_utime) + duration(usage.ru_stime), contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw)
+        return ProcessUsage(
+            cpu: duration(usage.ru_utime) + duration(usage.ru_stime),
+            contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw
+        )
     }
 
     static func - (after: ProcessUsage, before: ProcessUsage) -> ProcessUsage {
@@ -330,8 +424,8 @@ enum Memory {
 
     private static func field(_ name: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         else { return 0 }
         return kilobytes * 1024
     }
@@ -356,6 +450,10 @@ final class DelegateCollector: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let entry = pending.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        if let error { entry?.continuation.resume(throwing: error) } else { entry.map { $0.continuation.resume(returning: $0.data) } }
+        if let error {
+            entry?.continuation.resume(throwing: error)
+        } else {
+            entry.map { $0.continuation.resume(returning: $0.data) }
+        }
     }
 }

@@ -45,21 +45,36 @@ enum ImageBenchmarks {
         for (entry, decoder, direct) in cases {
             let data = try await client.send(Request<Data>.get("/images/\(entry.name)")).value
             let iterations = entry.pixels > 1_000_000 ? 15 : 60
-            let ours = try await Measurement.run("decode \(entry.name) \(entry.width)×\(entry.height) BaselineImages", iterations: iterations, setUp: {}) {
+            let ours = try await Measurement.run(
+                "decode \(entry.name) \(entry.width)×\(entry.height) BaselineImages",
+                iterations: iterations,
+                setUp: {}
+            ) {
                 _ = try decoder.decode(data, limits: ImageDecodingLimits())
             }
-            let theirs = try await Measurement.run("decode \(entry.name) \(entry.width)×\(entry.height) lib\(direct) direct", iterations: iterations, setUp: {}) {
+            let theirs = try await Measurement.run(
+                "decode \(entry.name) \(entry.width)×\(entry.height) lib\(direct) direct",
+                iterations: iterations,
+                setUp: {}
+            ) {
                 try direct.decode(data)
             }
             print(ours.report())
-            print(theirs.report() + String(format: "  → BaselineImages %.2f× (target ≤ 1.2×)", ratio(ours.median, theirs.median)))
+            print(
+                theirs.report()
+                    + String(format: "  → BaselineImages %.2f× (target ≤ 1.2×)", ratio(ours.median, theirs.median))
+            )
         }
         // What a phone photo's EXIF orientation adds to its decode.
         if let large = jpeg.last {
             let data = try await client.send(Request<Data>.get("/images/\(large.name)")).value
             let image = try JPEGDecoder().decode(data, limits: ImageDecodingLimits())
             var sink: UInt8 = 0
-            let turn = try await Measurement.run("turn \(large.width)×\(large.height) upright (EXIF 6, a quarter turn)", iterations: 15, setUp: {}) {
+            let turn = try await Measurement.run(
+                "turn \(large.width)×\(large.height) upright (EXIF 6, a quarter turn)",
+                iterations: 15,
+                setUp: {}
+            ) {
                 sink ^= image.oriented(.right).pixels[image.byteCount / 2]
             }
             print(turn.report() + (sink == 0 ? "" : " "))
@@ -73,7 +88,8 @@ enum ImageBenchmarks {
         struct Failed: Error {}
 
         func decode(_ data: Data) throws {
-            var width: Int32 = 0, height: Int32 = 0
+            var width: Int32 = 0
+            var height: Int32 = 0
             let pixels = data.withUnsafeBytes { bytes -> UnsafeMutablePointer<UInt8>? in
                 let base = bytes.bindMemory(to: UInt8.self).baseAddress
                 return self == .png
@@ -93,12 +109,23 @@ enum ImageBenchmarks {
     static func pipelineRequests(_ entries: [Entry], baseURL: URL) async throws {
         let urls = distinctURLs(entries, baseURL: baseURL, count: 100)
         var downloads = 0
-        let measurement = try await Measurement.run("1,000 image(for:) over 100 URLs, all concurrent", iterations: 5, warmup: 1, setUp: {
-            let counter = RecordingMiddleware()
-            var configuration = ImagePipeline.Configuration()
-            configuration.memoryCacheLimit = 1 << 30
-            return (counter, ImagePipeline(client: HTTPClient(baseURL: baseURL, middleware: [counter]), configuration: configuration))
-        }) { context in
+        let measurement = try await Measurement.run(
+            "1,000 image(for:) over 100 URLs, all concurrent",
+            iterations: 5,
+            warmup: 1,
+            setUp: {
+                let counter = RecordingMiddleware()
+                var configuration = ImagePipeline.Configuration()
+                configuration.memoryCacheLimit = 1 << 30
+                return (
+                    counter,
+                    ImagePipeline(
+                        client: HTTPClient(baseURL: baseURL, middleware: [counter]),
+                        configuration: configuration
+                    )
+                )
+            }
+        ) { context in
             let (counter, pipeline) = context
             let requests = (0..<1_000).map { urls[$0 % urls.count] }.shuffled()
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -117,14 +144,23 @@ enum ImageBenchmarks {
         let pipeline = ImagePipeline(client: HTTPClient(baseURL: baseURL))
         _ = try await pipeline.image(for: url)
         let calls = 100_000
-        let asynchronous = try await Measurement.run("memory-cache hit, image(for:) ×\(calls)", iterations: 5, setUp: {}) {
+        let asynchronous = try await Measurement.run(
+            "memory-cache hit, image(for:) ×\(calls)",
+            iterations: 5,
+            setUp: {}
+        ) {
             for _ in 0..<calls { _ = try await pipeline.image(for: url) }
         }
-        let synchronous = try await Measurement.run("memory-cache hit, cachedImage(for:) ×\(calls)", iterations: 5, setUp: {}) {
+        let synchronous = try await Measurement.run(
+            "memory-cache hit, cachedImage(for:) ×\(calls)",
+            iterations: 5,
+            setUp: {}
+        ) {
             for _ in 0..<calls { _ = pipeline.cachedImage(for: url) }
         }
         for measurement in [asynchronous, synchronous] {
-            let perCall = Double(measurement.median.components.attoseconds) / 1e9 / Double(calls)
+            let perCall =
+                Double(measurement.median.components.attoseconds) / 1e9 / Double(calls)
                 + Double(measurement.median.components.seconds) * 1e9 / Double(calls)
             print(measurement.report() + String(format: "  → %.0f ns per hit", perCall))
         }
@@ -134,7 +170,10 @@ enum ImageBenchmarks {
         let small = entries.filter { $0.pixels <= 640 * 480 }.map(\.name)
         let names = small.isEmpty ? entries.map(\.name) : small
         return (0..<count).compactMap { index in
-            var components = URLComponents(url: baseURL.appendingPathComponent("images/\(names[index % names.count])"), resolvingAgainstBaseURL: false)
+            var components = URLComponents(
+                url: baseURL.appendingPathComponent("images/\(names[index % names.count])"),
+                resolvingAgainstBaseURL: false
+            )
             components?.queryItems = [URLQueryItem(name: "copy", value: String(index))]
             return components?.url
         }
@@ -150,9 +189,18 @@ enum ImageBenchmarks {
         let api = PhotoAPI(client: client)
         let days = try await api.randomDates(count: 50, seed: 2026)
         var shown = 0
-        let measurement = try await Measurement.run("50-photo catalog: entries, then every image decoded", iterations: 5, warmup: 1, setUp: {
-            PhotoCatalog(source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }), count: 50, maximumConcurrentFetches: 8)
-        }) { catalog in
+        let measurement = try await Measurement.run(
+            "50-photo catalog: entries, then every image decoded",
+            iterations: 5,
+            warmup: 1,
+            setUp: {
+                PhotoCatalog(
+                    source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                    count: 50,
+                    maximumConcurrentFetches: 8
+                )
+            }
+        ) { catalog in
             await catalog.updateItems()
             let pipeline = ImagePipeline(client: client)
             shown = try await withThrowingTaskGroup(of: Int.self) { group in

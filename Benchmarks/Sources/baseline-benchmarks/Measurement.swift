@@ -32,7 +32,8 @@ struct Measurement {
     }
 
     func report(target: String = "") -> String {
-        let line = "\(name.padding(toLength: 52, withPad: " ", startingAt: 0)) median \(format(median))  min \(format(minimum))  p90 \(format(p90))  (n=\(samples.count))"
+        let line =
+            "\(name.padding(toLength: 52, withPad: " ", startingAt: 0)) median \(format(median))  min \(format(minimum))  p90 \(format(p90))  (n=\(samples.count))"
         return target.isEmpty ? line : line + "  target: " + target
     }
 }

@@ -8,7 +8,9 @@ import SpacePhotosCore
 /// on real database files in a temporary directory.
 enum PersistenceBenchmarks {
     static func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "baseline-bench-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var counter = 0
@@ -21,7 +23,8 @@ enum PersistenceBenchmarks {
 
         print("Persistence (SQLite file, WAL) — release build")
 
-        let baseline10k = try await Measurement.run("insert 10,000 to-dos, one transaction (Baseline)", iterations: 15) {
+        let baseline10k = try await Measurement.run("insert 10,000 to-dos, one transaction (Baseline)", iterations: 15)
+        {
             TodoRepository(database: try await SQLiteDatabase.open(at: freshURL(), migrator: TodoSchema.migrator))
         } body: { repository in
             try await repository.add(contentsOf: texts10k)
@@ -58,14 +61,20 @@ enum PersistenceBenchmarks {
         print(String(format: "  Baseline / GRDB: %.2f× (target ≤ 1.3×)", ratio(baseline10k.median, grdb10k.median)))
         print(records10k.report())
 
-        let baseline50k = try await Measurement.run("insert 50,000 to-dos, one transaction (Baseline)", iterations: 7, warmup: 1) {
+        let baseline50k = try await Measurement.run(
+            "insert 50,000 to-dos, one transaction (Baseline)",
+            iterations: 7,
+            warmup: 1
+        ) {
             TodoRepository(database: try await SQLiteDatabase.open(at: freshURL(), migrator: TodoSchema.migrator))
         } body: { repository in
             try await repository.add(contentsOf: texts50k)
         }
         print(baseline50k.report())
 
-        let populated = TodoRepository(database: try await SQLiteDatabase.open(at: freshURL(), migrator: TodoSchema.migrator))
+        let populated = TodoRepository(
+            database: try await SQLiteDatabase.open(at: freshURL(), migrator: TodoSchema.migrator)
+        )
         try await populated.add(contentsOf: texts10k)
         let fetch = try await Measurement.run("fetch 10,000 to-dos sorted by date", iterations: 30) {
             populated
@@ -75,8 +84,12 @@ enum PersistenceBenchmarks {
         }
         print(fetch.report())
 
-        print(try await commitToObserver(database: try await SQLiteDatabase.open(at: freshURL(), migrator: TodoSchema.migrator))
-            .report(target: "≤ 5 ms median"))
+        print(
+            try await commitToObserver(
+                database: try await SQLiteDatabase.open(at: freshURL(), migrator: TodoSchema.migrator)
+            )
+            .report(target: "≤ 5 ms median")
+        )
     }
 
     /// From just before a write transaction commits to an observer holding the
@@ -90,16 +103,17 @@ enum PersistenceBenchmarks {
         }
         observer.start()
         var arrivals = received.makeAsyncIterator()
-        _ = await arrivals.next()   // the initial value
+        _ = await arrivals.next()  // the initial value
 
         var measurement = Measurement(name: "commit → observer receives the change")
         for index in 0..<320 {
             try await database.write { db in
                 var todo = Todo(text: "observed \(index)", date: Date())
                 try todo.insert(db)
-                committing.withLock { $0 = clock.now }   // the last thing before COMMIT
+                committing.withLock { $0 = clock.now }  // the last thing before COMMIT
             }
-            guard let (count, arrival) = await arrivals.next(), count == index + 1, let start = committing.current else {
+            guard let (count, arrival) = await arrivals.next(), count == index + 1, let start = committing.current
+            else {
                 throw CancellationError()
             }
             if index >= 20 { measurement.samples.append(start.duration(to: arrival)) }

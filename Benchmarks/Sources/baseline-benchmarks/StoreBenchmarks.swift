@@ -68,7 +68,10 @@ enum StoreBenchmarks {
         // The baseline: the same mutation on an @Observable model, one observer.
         let plain = PlainModel()
         let direct = try await Measurement.run("mutate @Observable state directly ×1M", iterations: 7) {
-            withObservationTracking { _ = plain.count } onChange: {}
+            withObservationTracking {
+                _ = plain.count
+            } onChange: {
+            }
         } body: { _ in
             for _ in 0..<actions { plain.count += 1 }
         }
@@ -80,7 +83,10 @@ enum StoreBenchmarks {
             newest.last = value
             newest.pending = value
         }
-        let directObserved = try await Measurement.run("mutate @Observable state directly ×1M, one observer", iterations: 7) {
+        let directObserved = try await Measurement.run(
+            "mutate @Observable state directly ×1M, one observer",
+            iterations: 7
+        ) {
             ()
         } body: { _ in
             for _ in 0..<actions { observedPlain.count += 1 }
@@ -89,7 +95,10 @@ enum StoreBenchmarks {
         // The observer views use: Observation tracking, as on the plain model.
         let trackedStore = Store(initialState: Counter.State()) { Counter() }
         let tracked = try await Measurement.run("store.send(.increment) ×1M, observed by Observation", iterations: 7) {
-            withObservationTracking { _ = trackedStore.count } onChange: {}
+            withObservationTracking {
+                _ = trackedStore.count
+            } onChange: {
+            }
         } body: { _ in
             for _ in 0..<actions { trackedStore.send(.increment) }
         }
@@ -107,10 +116,23 @@ enum StoreBenchmarks {
         print(directObserved.report())
         print(tracked.report())
         print(sends.report())
-        print(String(format: "  observed by Observation: %.2f M actions/s; %.2f× the same mutation on a plain @Observable model",
-                     Double(actions) / seconds(tracked.median) / 1e6, ratio(tracked.median, direct.median)))
-        print(String(format: "  send throughput: %.2f M actions/s (target ≥ 1); %.2f× direct mutation with one observer, %.2f× bare mutation (target ≤ 3×)",
-                     rate / 1e6, ratio(sends.median, directObserved.median), ratio(sends.median, direct.median)))
+        print(
+            String(
+                format:
+                    "  observed by Observation: %.2f M actions/s; %.2f× the same mutation on a plain @Observable model",
+                Double(actions) / seconds(tracked.median) / 1e6,
+                ratio(tracked.median, direct.median)
+            )
+        )
+        print(
+            String(
+                format:
+                    "  send throughput: %.2f M actions/s (target ≥ 1); %.2f× direct mutation with one observer, %.2f× bare mutation (target ≤ 3×)",
+                rate / 1e6,
+                ratio(sends.median, directObserved.median),
+                ratio(sends.median, direct.median)
+            )
+        )
 
         let effects = 10_000
         let effectStore = Store(initialState: Counter.State()) { Counter() }
@@ -126,10 +148,13 @@ enum StoreBenchmarks {
             .scope(state: \.inner, action: Wrap<Counter>.Action.inner)
         typealias W1 = Wrap<Counter>
         typealias W5 = Wrap<Wrap<Wrap<Wrap<W1>>>>
-        let root5 = Store(initialState: W5.State(inner: .init(inner: .init(inner: .init(inner: .init(inner: Counter.State())))))) {
+        let root5 = Store(
+            initialState: W5.State(inner: .init(inner: .init(inner: .init(inner: .init(inner: Counter.State())))))
+        ) {
             W5(child: Wrap(child: Wrap(child: Wrap(child: W1(child: Counter())))))
         }
-        let depth5 = root5
+        let depth5 =
+            root5
             .scope(state: \.inner, action: W5.Action.inner)
             .scope(state: \.inner, action: Wrap<Wrap<Wrap<W1>>>.Action.inner)
             .scope(state: \.inner, action: Wrap<Wrap<W1>>.Action.inner)
@@ -148,8 +173,14 @@ enum StoreBenchmarks {
         }
         print(scope1.report())
         print(scope5.report())
-        print(String(format: "  per send: %.0f ns at depth 1, %.0f ns at depth 5; reading state at depth 5: %d",
-                     seconds(scope1.median) / Double(scoped) * 1e9, seconds(scope5.median) / Double(scoped) * 1e9, depth5.count))
+        print(
+            String(
+                format: "  per send: %.0f ns at depth 1, %.0f ns at depth 5; reading state at depth 5: %d",
+                seconds(scope1.median) / Double(scoped) * 1e9,
+                seconds(scope5.median) / Double(scoped) * 1e9,
+                depth5.count
+            )
+        )
     }
 }
 

@@ -26,7 +26,9 @@ enum TerminalBenchmarks {
     static func run() async throws {
         print("\n== Terminal frames (SpacePhotos screens, 200×60)")
         TextWidth.prepareLocale()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "terminal-bench-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await ExampleServer().start()
         defer { Task { await server.stop() } }
@@ -59,7 +61,9 @@ enum TerminalBenchmarks {
         let photosFrame = program.render(context).buffer
         let fullBytes = encoder.encode(photosFrame, over: nil).count
         let imageCells = photosFrame.cells.filter { $0.grapheme == "▀" }.count
-        guard imageCells > 1_000 else { throw BenchmarkError.setup("the image panel is not drawn (\(imageCells) cells)") }
+        guard imageCells > 1_000 else {
+            throw BenchmarkError.setup("the image panel is not drawn (\(imageCells) cells)")
+        }
 
         let fullFrame = { _ = encoder.encode(program.render(context).buffer, over: nil) }
         let sameFrame = { _ = encoder.encode(program.render(context).buffer, over: photosFrame) }
@@ -95,21 +99,33 @@ enum TerminalBenchmarks {
             return
         }
 
-        let full = try await Measurement.run("render + encode a full frame with an image", iterations: 2_000, warmup: 50) {} body: { _ in
+        let full = try await Measurement.run(
+            "render + encode a full frame with an image",
+            iterations: 2_000,
+            warmup: 50
+        ) {
+        } body: { _ in
             fullFrame()
         }
         print(full.report(target: "≤ 1 ms"))
-        let renderOnly = try await Measurement.run("   of which render (the view functions)", iterations: 2_000, warmup: 50) {} body: { _ in
+        let renderOnly = try await Measurement.run(
+            "   of which render (the view functions)",
+            iterations: 2_000,
+            warmup: 50
+        ) {
+        } body: { _ in
             _ = program.render(context)
         }
         print(renderOnly.report())
-        let encodeOnly = try await Measurement.run("   of which encode from nothing", iterations: 2_000, warmup: 50) {} body: { _ in
+        let encodeOnly = try await Measurement.run("   of which encode from nothing", iterations: 2_000, warmup: 50) {
+        } body: { _ in
             _ = encoder.encode(photosFrame, over: nil)
         }
         print(encodeOnly.report())
         print("   \(imageCells) image cells; a full frame is \(fullBytes / 1024) KiB of output (24-bit colour)")
 
-        let unchanged = try await Measurement.run("render + diff, nothing changed", iterations: 2_000, warmup: 50) {} body: { _ in
+        let unchanged = try await Measurement.run("render + diff, nothing changed", iterations: 2_000, warmup: 50) {
+        } body: { _ in
             sameFrame()
         }
         print(unchanged.report())
@@ -121,7 +137,8 @@ enum TerminalBenchmarks {
         var lineBytes: [Int] = []
         let letters = Array("abcdefghijklmnopqrstuvwxyz富士山")
         // 150 characters: the field (190 columns) does not scroll yet.
-        let typing = try await Measurement.run("render + diff, one character typed", iterations: 150, warmup: 0) {} body: { _ in
+        let typing = try await Measurement.run("render + diff, one character typed", iterations: 150, warmup: 0) {
+        } body: { _ in
             app.todos.draft.append(letters[app.todos.draft.count % letters.count])
             let frame = program.render(context)
             lineBytes.append(encoder.encode(frame.buffer, over: previous).count)
@@ -130,11 +147,18 @@ enum TerminalBenchmarks {
         print(typing.report())
         let sortedBytes = lineBytes.sorted()
         let lineOfText = 200 * 3  // a 200-column line of two- and three-byte characters, at most, before styles
-        print("   bytes written per keystroke: median \(sortedBytes[sortedBytes.count / 2]), max \(sortedBytes.last ?? 0); a line of text ≈ \(lineOfText), a full frame \(fullBytes)")
+        print(
+            "   bytes written per keystroke: median \(sortedBytes[sortedBytes.count / 2]), max \(sortedBytes.last ?? 0); a line of text ≈ \(lineOfText), a full frame \(fullBytes)"
+        )
 
         _ = program.handle(.key(KeyPress(.escape)))
         showTodos()
-        let scrolling = try await Measurement.run("render + diff, 10,000 to-dos, one row down", iterations: 2_000, warmup: 20) {} body: { _ in
+        let scrolling = try await Measurement.run(
+            "render + diff, 10,000 to-dos, one row down",
+            iterations: 2_000,
+            warmup: 20
+        ) {
+        } body: { _ in
             scrollStep()
         }
         print(scrolling.report())

@@ -13,7 +13,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     require(!credentials.id.contains(":"), "id \(credentials.id) holds a colon")
     let encoded = "Basic " + Data("\(credentials.id):\(credentials.password)".utf8).base64EncodedString()
     if encoded.utf8.count <= BasicCredentials.maximumHeaderLength {
-        require(BasicCredentials(authorization: encoded) == credentials, "\(text) encodes back as \(encoded), which parses differently")
+        require(
+            BasicCredentials(authorization: encoded) == credentials,
+            "\(text) encodes back as \(encoded), which parses differently"
+        )
     }
     return 0
 }

@@ -1,6 +1,7 @@
-@testable import BaselineHTTP
 import FuzzSupport
 import HTTPTypes
+
+@testable import BaselineHTTP
 
 // Properties: max-age is never negative; each field is read on its own (a
 // quote one leaves open does not hide the directives of the next), so a
@@ -21,7 +22,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     fields.append(HTTPField(name: name, value: "no-store, no-cache, must-revalidate, max-age=\(extraAge)"))
     let both = CacheControl(fields)
     require(both.noStore && both.noCache && both.mustRevalidate, "\(text) hid the next field's directives")
-    require(both.maxAge == min(alone.maxAge ?? .max, extraAge), "\(text) then max-age=\(extraAge) gives \(String(describing: both.maxAge))")
+    require(
+        both.maxAge == min(alone.maxAge ?? .max, extraAge),
+        "\(text) then max-age=\(extraAge) gives \(String(describing: both.maxAge))"
+    )
     return 0
 }
 

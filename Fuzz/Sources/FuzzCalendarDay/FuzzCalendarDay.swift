@@ -11,7 +11,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let last = CalendarDay(parsing: "9999-12-31")?.number ?? 0
     let number = first + (Int(input.byte()) << 16 | Int(input.byte()) << 8 | Int(input.byte())) % (last - first + 1)
     let day = CalendarDay(number: number)
-    require(CalendarDay(parsing: day.description) == day, "day \(number) prints as \(day.description), which parses differently")
+    require(
+        CalendarDay(parsing: day.description) == day,
+        "day \(number) prints as \(day.description), which parses differently"
+    )
     let text = input.restAsText()
     if let parsed = CalendarDay(parsing: text) {
         require(parsed.description == text, "\(text) prints as \(parsed.description)")

@@ -1,6 +1,7 @@
-@testable import BaselineImages
 import Foundation
 import FuzzSupport
+
+@testable import BaselineImages
 
 // Properties: the reader stops at the orientation it finds, so bytes after
 // the file do not change it; the fuzzer's bytes as the TIFF block of an
@@ -14,7 +15,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = input.rest()
     let raw = Data(bytes)
     if let orientation = ImageOrientation(jpeg: raw) {
-        require(ImageOrientation(jpeg: raw + [0xFF, 0xD9, 0x00]) == orientation, "bytes after the file changed the orientation")
+        require(
+            ImageOrientation(jpeg: raw + [0xFF, 0xD9, 0x00]) == orientation,
+            "bytes after the file changed the orientation"
+        )
     }
     // Segment lengths count two bytes of their own and hold at most 65,535.
     let tiff = bytes.prefix(65_535 - 8)

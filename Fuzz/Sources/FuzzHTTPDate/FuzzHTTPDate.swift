@@ -1,6 +1,7 @@
-@testable import BaselineHTTP
 import Foundation
 import FuzzSupport
+
+@testable import BaselineHTTP
 
 // Property: a date that parses prints back to itself. Printed as
 // IMF-fixdate (the form senders use), it parses to the same moment, and an

@@ -1,6 +1,7 @@
-@testable import BaselineImages
 import Foundation
 import FuzzSupport
+
+@testable import BaselineImages
 
 // Properties: a decoded image is never over the pixel limit, its pixels
 // are exactly width × height × 4 bytes, and turning a JPEG upright by its
@@ -25,9 +26,17 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         return 0
     }
     require(image.width > 0 && image.height > 0, "size \(image.width)×\(image.height)")
-    require(image.width * image.height <= limits.maximumPixelCount, "\(image.width)×\(image.height) is over \(limits.maximumPixelCount) pixels")
-    require(image.pixels.count == image.width * image.height * 4, "\(image.pixels.count) bytes for \(image.width)×\(image.height)")
-    if JPEGDecoder().canDecode(bytes), let stored = try? JPEGDecoder(appliesOrientation: false).decode(bytes, limits: limits) {
+    require(
+        image.width * image.height <= limits.maximumPixelCount,
+        "\(image.width)×\(image.height) is over \(limits.maximumPixelCount) pixels"
+    )
+    require(
+        image.pixels.count == image.width * image.height * 4,
+        "\(image.pixels.count) bytes for \(image.width)×\(image.height)"
+    )
+    if JPEGDecoder().canDecode(bytes),
+        let stored = try? JPEGDecoder(appliesOrientation: false).decode(bytes, limits: limits)
+    {
         let same = (stored.width, stored.height) == (image.width, image.height)
         let swapped = (stored.width, stored.height) == (image.height, image.width)
         require(same || swapped, "upright \(image.width)×\(image.height), stored \(stored.width)×\(stored.height)")

@@ -1,5 +1,6 @@
-@testable import BaselineHTTP
 import FuzzSupport
+
+@testable import BaselineHTTP
 
 // Properties: a parsed range prints back to itself (its description parses
 // to an equal range); a concrete type matches itself, and `*/*` matches it.
@@ -10,8 +11,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(data, count: count)
     let text = input.restAsText()
     guard let range = MediaTypeRange(text) else { return 0 }
-    require(MediaTypeRange(range.description) == range, "\(text) prints as \(range.description), which parses differently")
-    require(range.type == range.type.lowercased() && range.subtype == range.subtype.lowercased(), "\(text) kept upper case")
+    require(
+        MediaTypeRange(range.description) == range,
+        "\(text) prints as \(range.description), which parses differently"
+    )
+    require(
+        range.type == range.type.lowercased() && range.subtype == range.subtype.lowercased(),
+        "\(text) kept upper case"
+    )
     if range.type != "*", range.subtype != "*" {
         require(range.matches(text), "\(text) does not match itself")
         require(MediaTypeRange.any.matches(text), "*/* does not match \(text)")

@@ -26,13 +26,19 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let cut = scan(contentType, chunks)
     require(whole == cut, "cut at \(cutPoints): \(cut); whole: \(whole)")
     if case .success(let parts) = whole {
-        require(parts.reduce(0) { $0 + $1.bytes } <= body.count, "parts of \(parts.map(\.bytes)) bytes in \(body.count)")
+        require(
+            parts.reduce(0) { $0 + $1.bytes } <= body.count,
+            "parts of \(parts.map(\.bytes)) bytes in \(body.count)"
+        )
         require(parts.allSatisfy { $0.bytes >= 0 }, "a part of negative size: \(parts)")
     }
     return 0
 }
 
-func scan(_ contentType: String, _ chunks: [ArraySlice<UInt8>]) -> Result<[MultipartScanner.Part], MultipartScanner.Failure> {
+func scan(
+    _ contentType: String,
+    _ chunks: [ArraySlice<UInt8>]
+) -> Result<[MultipartScanner.Part], MultipartScanner.Failure> {
     do throws(MultipartScanner.Failure) {
         var scanner = try MultipartScanner(contentType: contentType)
         for chunk in chunks { try scanner.consume(chunk) }

@@ -10,7 +10,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = input.restAsText()
     guard let date = PhotoDay.date(from: text) else { return 0 }
     require(PhotoDay.string(from: date) == text, "\(text) prints as \(PhotoDay.string(from: date))")
-    require(date.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) == 0, "\(text) is not at midnight UTC: \(date)")
+    require(
+        date.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) == 0,
+        "\(text) is not at midnight UTC: \(date)"
+    )
     return 0
 }
 

@@ -1,6 +1,7 @@
-@testable import BaselineHTTP
 import Foundation
 import FuzzSupport
+
+@testable import BaselineHTTP
 
 // Properties: a wait is never negative; delay-seconds give exactly their
 // number (or "a very long time"); a date gives the time until it from now.

@@ -22,7 +22,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         )
     }
     guard case .success(let (whole, cut)) = both,
-          case .success(let events) = whole, case .success(let cutEvents) = cut else {
+        case .success(let events) = whole, case .success(let cutEvents) = cut
+    else {
         require(false, "parsing failed: \(both)")
         return 0
     }
@@ -32,7 +33,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         for line in event.data.split(separator: "\n", omittingEmptySubsequences: false) {
             require(contains(text, Array(line.utf8)), "data \(line) is not in the input")
         }
-        require(contains(text, Array(event.event.utf8)) || event.event == "message", "event type \(event.event) is not in the input")
+        require(
+            contains(text, Array(event.event.utf8)) || event.event == "message",
+            "event type \(event.event) is not in the input"
+        )
         if let id = event.id { require(contains(text, Array(id.utf8)), "id \(id) is not in the input") }
         if let retry = event.retry { require(retry >= .zero, "negative retry \(retry)") }
     }

@@ -2,7 +2,9 @@ import Dispatch
 
 /// Runs async work to its end from libFuzzer's synchronous callback. A fuzz
 /// harness only: it blocks the calling thread, which library code never does.
-public func synchronously<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) -> Result<Value, any Error> {
+public func synchronously<Value: Sendable>(
+    _ work: @escaping @Sendable () async throws -> Value
+) -> Result<Value, any Error> {
     let box = ResultBox<Value>()
     let done = DispatchSemaphore(value: 0)
     // Starts on this thread and, as the fuzzed sequences never suspend,

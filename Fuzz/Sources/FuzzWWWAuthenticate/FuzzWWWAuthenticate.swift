@@ -1,5 +1,6 @@
-@testable import BaselineHTTP
 import FuzzSupport
+
+@testable import BaselineHTTP
 
 // Properties: field values are independent (several values offer Basic when
 // one of them does, whatever quotes another leaves open); a value that
@@ -16,7 +17,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let separate = BasicAuthentication.offersBasic([first, second])
     let expected = BasicAuthentication.offersBasic([first]) || BasicAuthentication.offersBasic([second])
     require(separate == expected, "[\(first), \(second)]: \(separate), one by one: \(expected)")
-    require(BasicAuthentication.offersBasic([text, "Basic realm=\"x\""]), "a second value offering Basic was missed after \(text)")
+    require(
+        BasicAuthentication.offersBasic([text, "Basic realm=\"x\""]),
+        "a second value offering Basic was missed after \(text)"
+    )
     require(BasicAuthentication.offersBasic(["Basic, " + text]), "Basic first, then \(text), was missed")
     return 0
 }

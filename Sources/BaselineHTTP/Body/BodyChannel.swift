@@ -97,7 +97,8 @@ final class BodyChannel: ChunkReader {
 
     /// The next chunk or the end, if there is one; otherwise `waiter` (when
     /// given) is parked for the producer to resume.
-    private func takeReady(orWaitWith waiter: CheckedContinuation<Data?, any Error>? = nil) -> Result<Data?, any Error>? {
+    private func takeReady(orWaitWith waiter: CheckedContinuation<Data?, any Error>? = nil) -> Result<Data?, any Error>?
+    {
         let (result, resumeProducer) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
             if state.cancelled { return (.failure(CancellationError()), false) }
             if state.head < state.chunks.count {

@@ -88,7 +88,9 @@ public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
                     return String(decoding: line, as: UTF8.self)
                 }
                 searched = buffer.count
-                guard buffer.count <= maximumLength else { throw HTTPClientError.responseTooLarge(limit: maximumLength) }
+                guard buffer.count <= maximumLength else {
+                    throw HTTPClientError.responseTooLarge(limit: maximumLength)
+                }
                 if ended {
                     guard !buffer.isEmpty else { return nil }
                     defer {
@@ -132,7 +134,8 @@ extension AsyncSequence where Self: Sendable, Element == Data {
 }
 
 /// Values decoded from newline-delimited JSON. See ``HTTPBody/jsonLines(of:decoder:maximumLineLength:)``.
-public struct AsyncJSONLineSequence<Base: AsyncSequence & Sendable, Value: Decodable>: AsyncSequence where Base.Element == Data {
+public struct AsyncJSONLineSequence<Base: AsyncSequence & Sendable, Value: Decodable>: AsyncSequence
+where Base.Element == Data {
     /// The type of the values the sequence produces.
     public typealias Element = Value
     let lines: AsyncLineSequence<Base>
@@ -156,7 +159,10 @@ public struct AsyncJSONLineSequence<Base: AsyncSequence & Sendable, Value: Decod
                 do {
                     return try decoder.decode(Value.self, from: data)
                 } catch {
-                    throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: data))
+                    throw HTTPClientError.decodingFailed(
+                        underlying: error,
+                        bodyExcerpt: HTTPClientError.excerpt(of: data)
+                    )
                 }
             }
             return nil

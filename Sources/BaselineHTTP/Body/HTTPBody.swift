@@ -79,7 +79,8 @@ public struct HTTPBody: Sendable, AsyncSequence {
             throw HTTPClientError.invalidRequest(reason: "The file \(fileURL.path) cannot be read: \(error)")
         }
         guard (attributes[.type] as? FileAttributeType) == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue else {
+            let size = (attributes[.size] as? NSNumber)?.intValue
+        else {
             throw HTTPClientError.invalidRequest(reason: "\(fileURL.path) is not a regular file")
         }
         return size
@@ -87,7 +88,11 @@ public struct HTTPBody: Sendable, AsyncSequence {
 
     /// The single file this body is, if it is one (transports can upload it directly).
     var fileURL: URL? {
-        if case let .segments(segments, _) = storage, segments.count == 1, case let .file(url, _) = segments[0] { url } else { nil }
+        if case let .segments(segments, _) = storage, segments.count == 1, case let .file(url, _) = segments[0] {
+            url
+        } else {
+            nil
+        }
     }
 
     /// A body that arrives as `chunks`, of `length` bytes when known. It can
@@ -294,7 +299,9 @@ final class SegmentReader: Sendable {
                     do {
                         state.file = (try FileHandle(forReadingFrom: url), url)
                     } catch {
-                        throw HTTPClientError.invalidRequest(reason: "The file \(url.path) could not be opened: \(error)")
+                        throw HTTPClientError.invalidRequest(
+                            reason: "The file \(url.path) could not be opened: \(error)"
+                        )
                     }
                 }
             }
@@ -314,7 +321,8 @@ final class SegmentReader: Sendable {
 /// marks the reader cancelled, and the read drops the iterator when it
 /// returns (for a generic sequence, dropping the iterator is the only way to
 /// say "stop").
-final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable where Chunks.Element == Data { // safety: `iterator` and `cancelled` are read and written only under `lock`; an iterator taken out by `next()` belongs to that call alone until it is put back under the lock, and the body's single reader (`StreamIteration`) makes one call at a time
+final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable
+where Chunks.Element == Data {  // safety: `iterator` and `cancelled` are read and written only under `lock`; an iterator taken out by `next()` belongs to that call alone until it is put back under the lock, and the body's single reader (`StreamIteration`) makes one call at a time
     private let chunks: Chunks
     private let lock = NSLock()
     private var iterator: Chunks.AsyncIterator?

@@ -48,7 +48,8 @@ extension AsyncSequence where Self: Sendable, Element == Data {
 }
 
 /// Server-Sent Events parsed from a sequence of chunks.
-public struct AsyncServerSentEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+public struct AsyncServerSentEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element == Data {
     /// The type of the values the sequence produces.
     public typealias Element = ServerSentEvent
     let lines: AsyncLineSequence<Base>
@@ -99,7 +100,9 @@ public struct AsyncServerSentEventSequence<Base: AsyncSequence & Sendable>: Asyn
                 case "id" where !value.contains("\0"): lastID = String(value)
                 case "retry":
                     // Only ASCII digits, as the standard says: `Int` alone takes a sign.
-                    if value.allSatisfy(\.isASCIIDigit), let milliseconds = Int(value) { retry = .milliseconds(milliseconds) }
+                    if value.allSatisfy(\.isASCIIDigit), let milliseconds = Int(value) {
+                        retry = .milliseconds(milliseconds)
+                    }
                 default: break
                 }
             }

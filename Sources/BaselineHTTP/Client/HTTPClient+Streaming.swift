@@ -33,11 +33,14 @@ extension HTTPClient {
     public func stream<Value>(_ request: Request<Value>) async throws -> StreamingResponse {
         let (head, body) = try makeHTTPRequest(request)
         let chain = self.chain
-        let (responseHead, responseBody) = if let timeout = request.timeout ?? configuration.timeout {
-            try await Self.withTimeout(timeout, on: configuration.clock) { try await Self.perform(head, body: body, on: chain) }
-        } else {
-            try await Self.perform(head, body: body, on: chain)
-        }
+        let (responseHead, responseBody) =
+            if let timeout = request.timeout ?? configuration.timeout {
+                try await Self.withTimeout(timeout, on: configuration.clock) {
+                    try await Self.perform(head, body: body, on: chain)
+                }
+            } else {
+                try await Self.perform(head, body: body, on: chain)
+            }
         try await validate(responseHead, body: responseBody, for: request)
         return StreamingResponse(head: responseHead, body: responseBody)
     }

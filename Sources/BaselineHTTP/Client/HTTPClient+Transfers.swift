@@ -89,8 +89,11 @@ extension HTTPClient {
             throw error
         }
         let metrics = RequestMetrics(
-            startDate: startDate, timeToFirstByte: firstByte, duration: ContinuousClock.now - start,
-            bytesSent: 0, bytesReceived: Int(received)
+            startDate: startDate,
+            timeToFirstByte: firstByte,
+            duration: ContinuousClock.now - start,
+            bytesSent: 0,
+            bytesReceived: Int(received)
         )
         return Response(value: destination, head: response.head, body: Data(), metrics: metrics)
     }

@@ -166,12 +166,18 @@ public struct HTTPClient: Sendable {
         // exchange in between is one non-generic function.
         let (head, body) = try makeHTTPRequest(request)
         let exchange = try await exchange(
-            head, body: body,
+            head,
+            body: body,
             limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
             timeout: request.timeout ?? configuration.timeout,
             acceptableStatusCodes: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         )
-        return Response(value: try decode(exchange.body), head: exchange.head, body: exchange.body, metrics: exchange.metrics)
+        return Response(
+            value: try decode(exchange.body),
+            head: exchange.head,
+            body: exchange.body,
+            metrics: exchange.metrics
+        )
     }
 
     /// A response received whole and accepted, before decoding.
@@ -195,15 +201,21 @@ public struct HTTPClient: Sendable {
         let startDate = Date()
         let start = ContinuousClock.now
         let chain = self.chain
-        let (responseHead, data, firstByte) = if let timeout {
-            try await Self.withTimeout(timeout, on: configuration.clock) { try await Self.receive(head, body: body, on: chain, upTo: limit, since: start) }
-        } else {
-            // No timer task and no escaping closure: the common case stays cheap.
-            try await Self.receive(head, body: body, on: chain, upTo: limit, since: start)
-        }
+        let (responseHead, data, firstByte) =
+            if let timeout {
+                try await Self.withTimeout(timeout, on: configuration.clock) {
+                    try await Self.receive(head, body: body, on: chain, upTo: limit, since: start)
+                }
+            } else {
+                // No timer task and no escaping closure: the common case stays cheap.
+                try await Self.receive(head, body: body, on: chain, upTo: limit, since: start)
+            }
         let metrics = RequestMetrics(
-            startDate: startDate, timeToFirstByte: firstByte, duration: ContinuousClock.now - start,
-            bytesSent: body?.knownLength ?? 0, bytesReceived: data.count
+            startDate: startDate,
+            timeToFirstByte: firstByte,
+            duration: ContinuousClock.now - start,
+            bytesSent: body?.knownLength ?? 0,
+            bytesReceived: data.count
         )
         guard acceptableStatusCodes.contains(responseHead.status.code) else {
             throw HTTPClientError.unacceptableStatus(responseHead, body: data)
@@ -226,7 +238,11 @@ public struct HTTPClient: Sendable {
     }
 
     /// Runs the middleware chain and transport, keeping the error contract.
-    static func perform(_ request: HTTPRequest, body: HTTPBody?, on chain: HTTPMiddleware.Next) async throws -> (HTTPResponse, HTTPBody) {
+    static func perform(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        on chain: HTTPMiddleware.Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         try await mappingErrors {
             try Task.checkCancellation()
             return try await chain(request, body)
@@ -296,13 +312,16 @@ public struct HTTPClient: Sendable {
     private func resolveURL<Value>(for request: Request<Value>) throws -> URL {
         guard !request.path.utf8.contains(UInt8(ascii: "?")) else {
             // URLComponents would escape it into the path; queries go in `query`.
-            throw HTTPClientError.invalidRequest(reason: "The path \(request.path) contains '?': pass query items in `query`")
+            throw HTTPClientError.invalidRequest(
+                reason: "The path \(request.path) contains '?': pass query items in `query`"
+            )
         }
         // One URLComponents pass for path and query: building URLs is a
         // visible share of a small request's cost.
         var components: URLComponents
         if !request.path.hasPrefix("/"), let absolute = URL(string: request.path),
-           absolute.scheme != nil, absolute.host != nil {
+            absolute.scheme != nil, absolute.host != nil
+        {
             guard !request.query.isEmpty else { return absolute }
             guard let parsed = URLComponents(url: absolute, resolvingAgainstBaseURL: false) else {
                 throw HTTPClientError.invalidRequest(reason: "The URL \(request.path) is not valid")

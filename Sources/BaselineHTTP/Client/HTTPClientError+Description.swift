@@ -51,14 +51,18 @@ extension HTTPClientError: CustomStringConvertible, LocalizedError {
 
     static func serverMessage(in body: Data) -> String? {
         guard !body.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        else { return nil }
         func text(_ value: Any?) -> String? {
             guard let string = value as? String else { return nil }
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : trimmed
         }
         if let message = text(object["message"]) { return message }
-        if let error = object["error"] as? [String: Any], let message = text(error["message"]) ?? text(error["detail"]) { return message }
+        if let error = object["error"] as? [String: Any], let message = text(error["message"]) ?? text(error["detail"])
+        {
+            return message
+        }
         for key in ["error", "detail", "reason", "title"] {
             if let message = text(object[key]) { return message }
         }
@@ -103,7 +107,8 @@ extension HTTPClientError: CustomStringConvertible, LocalizedError {
         case let .dataCorrupted(context) where context.codingPath.isEmpty:
             return "The response is not valid JSON (\(sentence(context.debugDescription)))"
         case let .dataCorrupted(context):
-            return "The response's field \"\(path(context.codingPath))\" is invalid (\(sentence(context.debugDescription)))"
+            return
+                "The response's field \"\(path(context.codingPath))\" is invalid (\(sentence(context.debugDescription)))"
         @unknown default:
             return "Could not read the response: \(error)"
         }
@@ -191,7 +196,7 @@ extension HTTPClientError: CustomStringConvertible, LocalizedError {
             case .badServerResponse:
                 return "\(target) sent a malformed response"
             case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+                .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
                 return "Could not make a secure connection to \(target)"
             case .cancelled:
                 return "The request to \(target) was cancelled"

@@ -38,13 +38,30 @@ public struct MultipartForm: Sendable {
     }
 
     /// The form with bytes added as a file part.
-    public func data(_ name: String, _ data: Data, filename: String, contentType: String = "application/octet-stream") -> Self {
+    public func data(
+        _ name: String,
+        _ data: Data,
+        filename: String,
+        contentType: String = "application/octet-stream"
+    ) -> Self {
         adding(Part(name: name, filename: filename, contentType: contentType, content: .data(data)))
     }
 
     /// The form with the file at `fileURL` added; it is read when the form is sent.
-    public func file(_ name: String, at fileURL: URL, filename: String? = nil, contentType: String = "application/octet-stream") -> Self {
-        adding(Part(name: name, filename: filename ?? fileURL.lastPathComponent, contentType: contentType, content: .file(fileURL)))
+    public func file(
+        _ name: String,
+        at fileURL: URL,
+        filename: String? = nil,
+        contentType: String = "application/octet-stream"
+    ) -> Self {
+        adding(
+            Part(
+                name: name,
+                filename: filename ?? fileURL.lastPathComponent,
+                contentType: contentType,
+                content: .file(fileURL)
+            )
+        )
     }
 
     private func adding(_ part: Part) -> Self {

@@ -46,7 +46,8 @@ public struct RequestBody: Sendable {
 
     /// An `application/x-www-form-urlencoded` form, fields in order.
     public static func form(_ fields: [(name: String, value: String)]) -> RequestBody {
-        let encoded = fields
+        let encoded =
+            fields
             .map { "\(formEncode($0.name))=\(formEncode($0.value))" }
             .joined(separator: "&")
         return RequestBody(content: .data(Data(encoded.utf8)), contentType: "application/x-www-form-urlencoded")

@@ -21,7 +21,11 @@ public protocol HTTPMiddleware: Sendable {
     typealias Next = @Sendable (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
 
     /// Handles one request, passing it on with `next`.
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody)
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody)
 }
 
 extension HTTPTransport {

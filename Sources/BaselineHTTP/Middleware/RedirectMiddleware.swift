@@ -49,14 +49,18 @@ struct RedirectMiddleware: HTTPMiddleware {
     /// Headers that carry credentials for one origin.
     static let credentialFields: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         var body = body
         var redirects = 0
         while true {
             let (response, responseBody) = try await next(request, body)
             guard policy.maximumRedirects > 0,
-                  let (proposed, proposedBody) = Self.redirect(from: request, body: body, response: response)
+                let (proposed, proposedBody) = Self.redirect(from: request, body: body, response: response)
             else { return (response, responseBody) }
             guard let chosen = policy.decide(response, proposed) else { return (response, responseBody) }
             guard redirects < policy.maximumRedirects else {
@@ -72,13 +76,17 @@ struct RedirectMiddleware: HTTPMiddleware {
 
     /// The request a redirect asks for, or nil when `response` is not one
     /// that can be followed.
-    static func redirect(from request: HTTPRequest, body: HTTPBody?, response: HTTPResponse) -> (HTTPRequest, HTTPBody?)? {
+    static func redirect(
+        from request: HTTPRequest,
+        body: HTTPBody?,
+        response: HTTPResponse
+    ) -> (HTTPRequest, HTTPBody?)? {
         let code = response.status.code
         guard [301, 302, 303, 307, 308].contains(code),
-              let location = response.headerFields[.location],
-              let current = request.url,
-              let target = URL(string: location, relativeTo: current)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            let location = response.headerFields[.location],
+            let current = request.url,
+            let target = URL(string: location, relativeTo: current)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return nil }
 
         var method = request.method

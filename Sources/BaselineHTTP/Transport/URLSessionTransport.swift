@@ -117,13 +117,21 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Returns at the response head; the body follows as it arrives.
-    private func streamed(_ urlRequest: URLRequest, upload: Upload, through delegate: StreamingDelegate) async throws -> (HTTPResponse, HTTPBody) {
+    private func streamed(
+        _ urlRequest: URLRequest,
+        upload: Upload,
+        through delegate: StreamingDelegate
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let session = self.session
         let progress = UploadProgressReporting.current
-        let (head, length, channel) = try await withCallback { (completion: CallbackCompletion<(HTTPResponse, Int?, BodyChannel)>) in
+        let (head, length, channel) = try await withCallback {
+            (completion: CallbackCompletion<(HTTPResponse, Int?, BodyChannel)>) in
             let task = upload.makeTask(in: session, for: urlRequest)
             let channel = BodyChannel(flowControl: Self.flowControl(for: task), onCancel: { task.cancel() })
-            delegate.register(task.taskIdentifier, route: StreamingDelegate.Route(head: completion, body: channel, uploadProgress: progress))
+            delegate.register(
+                task.taskIdentifier,
+                route: StreamingDelegate.Route(head: completion, body: channel, uploadProgress: progress)
+            )
             task.resume()
             return CallbackCancellation { task.cancel() }
         }
@@ -154,11 +162,12 @@ public final class URLSessionTransport: HTTPTransport {
                     completion.resume(throwing: URLError(.badServerResponse))
                 }
             }
-            let task: URLSessionTask = switch upload {
-            case .none: session.dataTask(with: urlRequest, completionHandler: handler)
-            case let .data(data): session.uploadTask(with: urlRequest, from: data, completionHandler: handler)
-            case let .file(url): session.uploadTask(with: urlRequest, fromFile: url, completionHandler: handler)
-            }
+            let task: URLSessionTask =
+                switch upload {
+                case .none: session.dataTask(with: urlRequest, completionHandler: handler)
+                case let .data(data): session.uploadTask(with: urlRequest, from: data, completionHandler: handler)
+                case let .file(url): session.uploadTask(with: urlRequest, fromFile: url, completionHandler: handler)
+                }
             task.resume()
             return CallbackCancellation { task.cancel() }
         }
@@ -207,7 +216,12 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         totalBytesExpectedToSend: Int64
     ) {
         guard let report = routes.withLock({ $0[task.taskIdentifier]?.uploadProgress }) else { return }
-        report(TransferProgress(completedBytes: totalBytesSent, totalBytes: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil))
+        report(
+            TransferProgress(
+                completedBytes: totalBytesSent,
+                totalBytes: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil
+            )
+        )
     }
 
     func urlSession(
@@ -244,9 +258,13 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
             route.head?.resume(throwing: error)
             let cancelled = (error as? URLError)?.code == .cancelled
             let timedOut = (error as? URLError)?.code == .timedOut
-            route.body.finish(throwing: cancelled ? CancellationError()
-                : timedOut ? HTTPClientError.timedOut(after: .seconds(task.originalRequest?.timeoutInterval ?? 0))
-                : HTTPClientError.transport(underlying: error))
+            route.body.finish(
+                throwing: cancelled
+                    ? CancellationError()
+                    : timedOut
+                        ? HTTPClientError.timedOut(after: .seconds(task.originalRequest?.timeoutInterval ?? 0))
+                        : HTTPClientError.transport(underlying: error)
+            )
         } else {
             route.head?.resume(throwing: URLError(.badServerResponse))
             route.body.finish()

@@ -113,7 +113,10 @@ public actor DiskImageCache {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            logger.warning("Could not store an image in the disk cache", metadata: ["url": "\(key)", "error": "\(error)"])
+            logger.warning(
+                "Could not store an image in the disk cache",
+                metadata: ["url": "\(key)", "error": "\(error)"]
+            )
             return
         }
         storedSize -= entries[name]?.size ?? 0
@@ -157,7 +160,10 @@ public actor DiskImageCache {
             // count against the limit; the app goes on with the network.
             if !loggedListingFailure {
                 loggedListingFailure = true
-                logger.warning("Could not list the disk cache's directory", metadata: ["directory": "\(directory.path)", "error": "\(error)"])
+                logger.warning(
+                    "Could not list the disk cache's directory",
+                    metadata: ["directory": "\(directory.path)", "error": "\(error)"]
+                )
             }
             return
         }
@@ -206,8 +212,9 @@ public actor DiskImageCache {
                 continue
             }
             guard file.pathExtension == fileExtension,
-                  let values = try? file.resourceValues(forKeys: Set(keys)),
-                  values.isRegularFile == true, let size = values.fileSize else { continue }
+                let values = try? file.resourceValues(forKeys: Set(keys)),
+                values.isRegularFile == true, let size = values.fileSize
+            else { continue }
             found.append((name, size, values.contentModificationDate ?? .distantPast))
         }
         found.sort { ($0.date, $0.name) < ($1.date, $1.name) }

@@ -20,7 +20,9 @@ public struct ImageDecodingLimits: Sendable {
         }
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, count <= maximumPixelCount, DecodedImage.byteCount(width: width, height: height) != nil else {
-            throw ImageError.tooLarge("The image is \(width)×\(height) pixels, more than the limit of \(maximumPixelCount) pixels")
+            throw ImageError.tooLarge(
+                "The image is \(width)×\(height) pixels, more than the limit of \(maximumPixelCount) pixels"
+            )
         }
     }
 }

@@ -7,7 +7,8 @@ import ImageIO
 enum ImageIODecoding {
     static func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
         guard let source = CGImageSourceCreateWithData(data as CFData, nil),
-              CGImageSourceGetCount(source) > 0 else {
+            CGImageSourceGetCount(source) > 0
+        else {
             throw ImageError.corruptImage("ImageIO could not read the image")
         }
         // A truncated file is "incomplete" here; ImageIO would decode it partially.
@@ -16,13 +17,15 @@ enum ImageIODecoding {
         }
         // The size from the header, checked before any pixel is decoded.
         guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
-              let width = (properties[kCGImagePropertyPixelWidth] as? NSNumber)?.intValue,
-              let height = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue else {
+            let width = (properties[kCGImagePropertyPixelWidth] as? NSNumber)?.intValue,
+            let height = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue
+        else {
             throw ImageError.corruptImage("The image has no readable size")
         }
         try limits.check(width: width, height: height)
         guard let image = CGImageSourceCreateImageAtIndex(source, 0, nil),
-              image.width == width, image.height == height else {
+            image.width == width, image.height == height
+        else {
             throw ImageError.corruptImage("ImageIO could not decode the image")
         }
         let hasAlpha = ![.none, .noneSkipFirst, .noneSkipLast].contains(image.alphaInfo)
@@ -44,13 +47,16 @@ enum ImageIODecoding {
             // with alpha) is converted to sRGB by ColorSync, and so differs
             // from libjpeg's plain CMYK arithmetic on Linux.
             let own = image.colorSpace.flatMap { $0.model == .indexed ? $0.baseColorSpace : $0 }
-            guard let space = own.flatMap({ $0.model == .rgb ? $0 : nil }) ?? CGColorSpace(name: CGColorSpace.sRGB) else {
+            guard let space = own.flatMap({ $0.model == .rgb ? $0 : nil }) ?? CGColorSpace(name: CGColorSpace.sRGB)
+            else {
                 throw ImageError.corruptImage("No colour space to decode the image into")
             }
             // Bitmap contexts only draw premultiplied RGBA: draw, then undo
             // it (only pixels with partial alpha change).
             var rgba = try draw(
-                image, bytesPerPixel: 4, space: space,
+                image,
+                bytesPerPixel: 4,
+                space: space,
                 bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue | CGBitmapInfo.byteOrder32Big.rawValue
             )
             if hasAlpha {
@@ -68,14 +74,26 @@ enum ImageIODecoding {
     }
 
     /// `image` drawn into a fresh bitmap of 8-bit components.
-    private static func draw(_ image: CGImage, bytesPerPixel: Int, space: CGColorSpace, bitmapInfo: UInt32) throws -> [UInt8] {
+    private static func draw(
+        _ image: CGImage,
+        bytesPerPixel: Int,
+        space: CGColorSpace,
+        bitmapInfo: UInt32
+    ) throws -> [UInt8] {
         let bytesPerRow = image.width * bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: bytesPerRow * image.height)
         let drawn = pixels.withUnsafeMutableBytes { buffer -> Bool in
-            guard let context = CGContext(
-                data: buffer.baseAddress, width: image.width, height: image.height,
-                bitsPerComponent: 8, bytesPerRow: bytesPerRow, space: space, bitmapInfo: bitmapInfo
-            ) else { return false }
+            guard
+                let context = CGContext(
+                    data: buffer.baseAddress,
+                    width: image.width,
+                    height: image.height,
+                    bitsPerComponent: 8,
+                    bytesPerRow: bytesPerRow,
+                    space: space,
+                    bitmapInfo: bitmapInfo
+                )
+            else { return false }
             context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
             return true
         }

@@ -77,7 +77,16 @@ public struct JPEGDecoder: ImageDecoding {
             // and zero-filling first costs a fifth of a small image's decode.
             var status: Int32 = 1
             let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { output, initialized in
-                status = baseline_jpeg_decode_rgba(base, bytes.count, output.baseAddress, output.count, width, height, &message, message.count)
+                status = baseline_jpeg_decode_rgba(
+                    base,
+                    bytes.count,
+                    output.baseAddress,
+                    output.count,
+                    width,
+                    height,
+                    &message,
+                    message.count
+                )
                 initialized = status == 0 ? output.count : 0
             }
             guard status == 0 else { throw ImageError.corruptImage(text(of: message)) }

@@ -24,13 +24,13 @@ extension ImageOrientation {
             let marker = bytes[offset + 1]
             switch marker {
             case 0xFF:
-                offset += 1        // fill byte before a marker
+                offset += 1  // fill byte before a marker
                 continue
             case 0x01, 0xD0...0xD7:
-                offset += 2        // markers without a length
+                offset += 2  // markers without a length
                 continue
             case 0xD9, 0xDA:
-                return nil         // end of image, start of scan: no EXIF before the pixels
+                return nil  // end of image, start of scan: no EXIF before the pixels
             default:
                 break
             }
@@ -39,7 +39,8 @@ extension ImageOrientation {
             let end = offset + 2 + length
             guard length >= 2, end <= bytes.count else { return nil }
             if marker == 0xE1, end - start >= exifSignature.count,
-               exifSignature.indices.allSatisfy({ bytes[start + $0] == exifSignature[$0] }) {
+                exifSignature.indices.allSatisfy({ bytes[start + $0] == exifSignature[$0] })
+            {
                 return orientation(inTIFF: UnsafeRawBufferPointer(rebasing: bytes[(start + exifSignature.count)..<end]))
             }
             offset = end
@@ -52,8 +53,8 @@ extension ImageOrientation {
         guard tiff.count >= 8 else { return nil }
         let bigEndian: Bool
         switch (tiff[0], tiff[1]) {
-        case (0x4D, 0x4D): bigEndian = true     // "MM"
-        case (0x49, 0x49): bigEndian = false    // "II"
+        case (0x4D, 0x4D): bigEndian = true  // "MM"
+        case (0x49, 0x49): bigEndian = false  // "II"
         default: return nil
         }
         // Offsets are compared, never added to past the buffer's size: a
@@ -65,11 +66,13 @@ extension ImageOrientation {
         }
         func uint32(at offset: Int) -> Int? {
             guard let high = uint16(at: bigEndian ? offset : offset + 2),
-                  let low = uint16(at: bigEndian ? offset + 2 : offset) else { return nil }
+                let low = uint16(at: bigEndian ? offset + 2 : offset)
+            else { return nil }
             return high << 16 | low
         }
         guard uint16(at: 2) == 42, let directory = uint32(at: 4), directory >= 0, directory <= tiff.count,
-              let count = uint16(at: directory) else { return nil }
+            let count = uint16(at: directory)
+        else { return nil }
         // From here every offset is at most the buffer's size plus 65,535 × 12.
         for entry in 0..<count {
             let field = directory + 2 + entry * 12
@@ -77,7 +80,8 @@ extension ImageOrientation {
             guard tag == 0x0112 else { continue }
             // SHORT (type 3), one value, held in the entry's value field.
             guard uint16(at: field + 2) == 3, uint32(at: field + 4) == 1,
-                  let value = uint16(at: field + 8), (1...8).contains(value) else { return nil }
+                let value = uint16(at: field + 8), (1...8).contains(value)
+            else { return nil }
             return UInt8(value)
         }
         return nil

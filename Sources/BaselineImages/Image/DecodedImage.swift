@@ -75,7 +75,10 @@ public struct DecodedImage: Sendable, Hashable {
     ///
     /// - Precondition: `0 <= x < width` and `0 <= y < height`.
     public func pixel(x: Int, y: Int) -> RGBA {
-        precondition((0..<width).contains(x) && (0..<height).contains(y), "Pixel (\(x), \(y)) is outside a \(width)×\(height) image")
+        precondition(
+            (0..<width).contains(x) && (0..<height).contains(y),
+            "Pixel (\(x), \(y)) is outside a \(width)×\(height) image"
+        )
         let offset = (y * width + x) * 4
         return RGBA(r: pixels[offset], g: pixels[offset + 1], b: pixels[offset + 2], a: pixels[offset + 3])
     }
@@ -94,7 +97,11 @@ public struct DecodedImage: Sendable, Hashable {
         if targetWidth == width, targetHeight == height { return self }
         guard width > 0, height > 0 else {
             // Nothing to average: a transparent image of the asked size.
-            return DecodedImage(width: targetWidth, height: targetHeight, validPixels: [UInt8](repeating: 0, count: targetWidth * targetHeight * 4))
+            return DecodedImage(
+                width: targetWidth,
+                height: targetHeight,
+                validPixels: [UInt8](repeating: 0, count: targetWidth * targetHeight * 4)
+            )
         }
         let columns = Self.spans(from: width, to: targetWidth)
         let rows = Self.spans(from: height, to: targetHeight)
@@ -103,7 +110,10 @@ public struct DecodedImage: Sendable, Hashable {
             output.withUnsafeMutableBufferPointer { target in
                 for (ty, row) in rows.enumerated() {
                     for (tx, column) in columns.enumerated() {
-                        var red = 0.0, green = 0.0, blue = 0.0, alpha = 0.0
+                        var red = 0.0
+                        var green = 0.0
+                        var blue = 0.0
+                        var alpha = 0.0
                         for (dy, rowWeight) in row.weights.enumerated() {
                             let rowStart = (row.start + dy) * width
                             for (dx, columnWeight) in column.weights.enumerated() {

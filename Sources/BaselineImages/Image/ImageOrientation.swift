@@ -45,16 +45,17 @@ extension DecodedImage {
         let (w, h) = (width, height)
         // Every orientation maps output (x, y) to source pixel
         // `origin + x * stepX + y * stepY`: one affine walk, no per-pixel branch.
-        let (origin, stepX, stepY): (Int, Int, Int) = switch orientation {
-        case .up: (0, 1, w)
-        case .upMirrored: (w - 1, -1, w)
-        case .down: ((h - 1) * w + w - 1, -1, -w)
-        case .downMirrored: ((h - 1) * w, 1, -w)
-        case .leftMirrored: (0, w, 1)
-        case .right: ((h - 1) * w, -w, 1)
-        case .rightMirrored: ((h - 1) * w + w - 1, -w, -1)
-        case .left: (w - 1, w, -1)
-        }
+        let (origin, stepX, stepY): (Int, Int, Int) =
+            switch orientation {
+            case .up: (0, 1, w)
+            case .upMirrored: (w - 1, -1, w)
+            case .down: ((h - 1) * w + w - 1, -1, -w)
+            case .downMirrored: ((h - 1) * w, 1, -w)
+            case .leftMirrored: (0, w, 1)
+            case .right: ((h - 1) * w, -w, 1)
+            case .rightMirrored: ((h - 1) * w + w - 1, -w, -1)
+            case .left: (w - 1, w, -1)
+            }
         let (outputWidth, outputHeight) = orientation.swapsDimensions ? (h, w) : (w, h)
         let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { target, initialized in
             pixels.withUnsafeBytes { source in
@@ -66,7 +67,11 @@ extension DecodedImage {
                 for y in 0..<outputHeight {
                     var index = origin + y * stepY
                     for _ in 0..<outputWidth {
-                        target.storeBytes(of: source.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self), toByteOffset: written, as: UInt32.self)
+                        target.storeBytes(
+                            of: source.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self),
+                            toByteOffset: written,
+                            as: UInt32.self
+                        )
                         written += 4
                         index += stepX
                     }

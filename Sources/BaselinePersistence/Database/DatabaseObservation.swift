@@ -46,7 +46,9 @@ extension SQLiteDatabase {
     ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer.Value: Sendable {
         typealias Value = Reducer.Value
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1)
+            of: Value.self,
+            throwing: (any Error).self,
+            bufferingPolicy: .bufferingNewest(1)
         )
         let registry = observations
         // Register, and install the termination handler, before the observation

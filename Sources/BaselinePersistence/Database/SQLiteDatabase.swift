@@ -79,7 +79,8 @@ public final class SQLiteDatabase: Sendable {
         let path = url.path
         do {
             try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
             )
             let pool = try DatabasePool(path: path, configuration: configuration)
             // Reading the schema is what reveals a file that is not a database.

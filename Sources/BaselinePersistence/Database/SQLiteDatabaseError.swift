@@ -30,7 +30,10 @@ public enum SQLiteDatabaseError: Error, Sendable, Equatable, CustomStringConvert
         case let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT:
             self = .corrupt(path: path)
         case let error as DatabaseError:
-            self = opening ? .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)") : .operationFailed(reason: "\(error)")
+            self =
+                opening
+                ? .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+                : .operationFailed(reason: "\(error)")
         default:
             self = opening ? .cannotOpen(path: path, reason: "\(error)") : .operationFailed(reason: "\(error)")
         }

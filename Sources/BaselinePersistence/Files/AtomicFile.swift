@@ -40,7 +40,9 @@ public enum AtomicFile {
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+                at: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
             )
         } catch {
             throw Failure(operation: "create directory", reason: (error as NSError).localizedDescription)

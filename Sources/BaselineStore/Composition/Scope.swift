@@ -98,7 +98,7 @@ where Child.State: Identifiable, Child.State.ID: Sendable {
     /// Runs the child's reducer on the element `action` names, if it is still in the collection.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let (id, childAction) = extract(action),
-              let index = state[keyPath: elements].firstIndex(where: { $0.id == id })
+            let index = state[keyPath: elements].firstIndex(where: { $0.id == id })
         else { return .none }
         let embed = self.embed
         return child.reduce(into: &state[keyPath: elements][index], action: childAction).map { embed(id, $0) }

@@ -24,7 +24,8 @@ import Observation
 public final class Store<State, Action: Sendable> {
     @usableFromInline let readState: @MainActor () -> State
     private let dispatch: @MainActor (Action) -> StoreTask
-    @usableFromInline let addObserver: @MainActor (@escaping @MainActor (State) -> Void) -> @MainActor @Sendable () -> Void
+    @usableFromInline let addObserver:
+        @MainActor (@escaping @MainActor (State) -> Void) -> @MainActor @Sendable () -> Void
     /// Keeps the root alive for as long as any store scoped from it.
     private let root: AnyObject
 
@@ -257,7 +258,7 @@ final class StoreRoot<State, Action: Sendable>: Observable {
         if !observers.isEmpty {
             for observer in observers { observer.notify(storage) }
         }
-        if case .none = effect.operation { return .none }   // the common case, kept cheap
+        if case .none = effect.operation { return .none }  // the common case, kept cheap
         return runner.start(effect, for: action)
     }
 

@@ -52,11 +52,13 @@ public struct StoreValues<Value: Sendable>: AsyncSequence, Sendable {
 
         @MainActor
         func next() async -> Value? {
-            let cursor = self.cursor.cursor ?? {
-                let made = channel.addCursor()
-                self.cursor.cursor = made
-                return made
-            }()
+            let cursor =
+                self.cursor.cursor
+                ?? {
+                    let made = channel.addCursor()
+                    self.cursor.cursor = made
+                    return made
+                }()
             return await cursor.next()
         }
     }

@@ -127,7 +127,7 @@ public struct Effect<Action: Sendable>: Sendable {
 }
 
 /// A cancellation id, type-erased.
-struct EffectID: Hashable, @unchecked Sendable { // safety: wraps only Sendable values
+struct EffectID: Hashable, @unchecked Sendable {  // safety: wraps only Sendable values
     // Built only from `some Hashable & Sendable` values (see `init`), so the
     // wrapped value is Sendable; AnyHashable just cannot say so.
     let base: AnyHashable

@@ -73,7 +73,11 @@ public final class EffectRunner<Action: Sendable> {
                 for effect in effects {
                     if Task.isCancelled { break }
                     let step = self?.run(effect, origin: origin)
-                    await withTaskCancellationHandler { await step?.value } onCancel: { step?.cancel() }
+                    await withTaskCancellationHandler {
+                        await step?.value
+                    } onCancel: {
+                        step?.cancel()
+                    }
                 }
                 self?.finished(id)
             }
@@ -86,7 +90,11 @@ public final class EffectRunner<Action: Sendable> {
             nextID += 1
             let key = nextID
             let wrapper = Task { [weak self] in
-                await withTaskCancellationHandler { await inner.value } onCancel: { inner.cancel() }
+                await withTaskCancellationHandler {
+                    await inner.value
+                } onCancel: {
+                    inner.cancel()
+                }
                 self?.forget(key, under: id)
             }
             cancellables[id, default: [:]][key] = wrapper

@@ -1,7 +1,8 @@
-@testable import BaselineHTTP
 import BaselineConcurrency
 import Foundation
 import Testing
+
+@testable import BaselineHTTP
 
 @Suite("BodyChannel: the URLSession delegate's hand-over to the reader", .timeLimit(.minutes(1)))
 struct BodyChannelTests {
@@ -11,7 +12,8 @@ struct BodyChannelTests {
 
         func channel(highWater: Int = 10, lowWater: Int = 4) -> BodyChannel {
             BodyChannel(
-                highWater: highWater, lowWater: lowWater,
+                highWater: highWater,
+                lowWater: lowWater,
                 flowControl: { pause in self.pauses.withLock { $0.append(pause) } },
                 onCancel: { self.cancels.withLock { $0 += 1 } }
             )
@@ -38,12 +40,12 @@ struct BodyChannelTests {
     @Test func pausesTheProducerAboveHighWaterAndResumesBelowLowWater() async throws {
         let producer = Producer()
         let channel = producer.channel(highWater: 10, lowWater: 4)
-        for _ in 0..<4 { channel.yield(Data(repeating: 0, count: 3)) }   // 12 bytes queued
+        for _ in 0..<4 { channel.yield(Data(repeating: 0, count: 3)) }  // 12 bytes queued
         #expect(producer.pauses.current == [true])
-        _ = try await channel.next()   // 9 left: still above low water
-        _ = try await channel.next()   // 6 left
+        _ = try await channel.next()  // 9 left: still above low water
+        _ = try await channel.next()  // 6 left
         #expect(producer.pauses.current == [true])
-        _ = try await channel.next()   // 3 left: below low water
+        _ = try await channel.next()  // 3 left: below low water
         #expect(producer.pauses.current == [true, false])
     }
 

@@ -60,7 +60,9 @@ struct StreamingBodyTests {
             for try await _ in body(String(repeating: "x", count: 100) + "\ny\n").lines(maximumLength: 64) {}
         }
         var lines: [String] = []
-        for try await line in body(String(repeating: "x", count: 64) + "\ny").lines(maximumLength: 64) { lines.append(line) }
+        for try await line in body(String(repeating: "x", count: 64) + "\ny").lines(maximumLength: 64) {
+            lines.append(line)
+        }
         #expect(lines == [String(repeating: "x", count: 64), "y"])
     }
 
@@ -105,16 +107,20 @@ struct StreamingBodyTests {
         )
         var events: [ServerSentEvent] = []
         for try await event in stream.serverSentEvents() { events.append(event) }
-        #expect(events == [
-            ServerSentEvent(event: "favorite", data: "{\"a\":1}\nsecond line", id: "7"),
-            ServerSentEvent(event: "message", data: "no space", id: "7", retry: .milliseconds(1500)),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(event: "favorite", data: "{\"a\":1}\nsecond line", id: "7"),
+                ServerSentEvent(event: "message", data: "no space", id: "7", retry: .milliseconds(1500)),
+            ]
+        )
     }
 
     @Test func aRetryWithASignIsIgnored() async throws {
         // Found by Fuzz/run ServerSentEvents: `Int` took "-1" as a retry time.
         var events: [ServerSentEvent] = []
-        for try await event in body("retry: -1\ndata: a\n\nretry: +2\ndata: b\n\nretry: 3\ndata: c\n\n").serverSentEvents() {
+        for try await event in body("retry: -1\ndata: a\n\nretry: +2\ndata: b\n\nretry: 3\ndata: c\n\n")
+            .serverSentEvents()
+        {
             events.append(event)
         }
         #expect(events.map(\.retry) == [nil, nil, .milliseconds(3)])
@@ -156,7 +162,10 @@ struct StreamingBodyTests {
         final class ReleaseReporter: Sendable {
             let sink: AsyncStream<Void>.Continuation
             init(_ sink: AsyncStream<Void>.Continuation) { self.sink = sink }
-            deinit { sink.yield(); sink.finish() }
+            deinit {
+                sink.yield()
+                sink.finish()
+            }
         }
 
         struct AsyncIterator: AsyncIteratorProtocol {

@@ -30,7 +30,12 @@ struct ClientFeatureTests {
         let sent = try #require(transport.requests.first)
         #expect(sent.headerFields[.contentType] == "multipart/form-data; boundary=XyZ")
         var expected = Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nOrion \"Nebula\"\r\n".utf8)
-        expected.append(Data("--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"star.png\"\r\nContent-Type: image/png\r\n\r\n".utf8))
+        expected.append(
+            Data(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"star.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8
+            )
+        )
         expected.append(Data([0x89, 0x50, 0x4E, 0x47]))
         expected.append(Data("\r\n--XyZ--\r\n".utf8))
         #expect(sent.body == expected)
@@ -118,7 +123,8 @@ struct ClientFeatureTests {
         feed.finish()
         transport.on(.get, "/downloads/big.bin", respond: .streaming(chunks, length: 10_000))
         let seen = LockedValueRecorder<TransferProgress>()
-        let response = try await client.download(.get("/downloads/big.bin") as Request<Void>, to: destination) { progress in
+        let response = try await client.download(.get("/downloads/big.bin") as Request<Void>, to: destination) {
+            progress in
             for await update in progress { seen.append(update) }
         }
         #expect(response.value == destination)

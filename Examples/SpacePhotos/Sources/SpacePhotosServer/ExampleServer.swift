@@ -201,9 +201,11 @@ public struct ExampleServer: Sendable {
         let idle = configuration.idleTimeout.components
         return Application(
             router: try await makeRouter(),
-            server: .http1(configuration: .init(
-                idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
-            )),
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+                )
+            ),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: onServerRunning,
             logger: configuration.logger
@@ -215,7 +217,9 @@ public struct ExampleServer: Sendable {
         var accounts: [String: Account] = [:]
         for user in configuration.users {
             accounts[user.id] = Account(
-                id: user.id, nickname: user.nickname, birthday: user.birthday,
+                id: user.id,
+                nickname: user.nickname,
+                birthday: user.birthday,
                 passwordHash: try await hasher.hash(user.password)
             )
         }
@@ -231,13 +235,22 @@ public struct ExampleServer: Sendable {
             hasher: hasher,
             signer: configuration.tokenSigner,
             limiter: limiter,
-            refreshTokens: RefreshTokenStore(lifetime: configuration.refreshTokenLifetime, file: configuration.refreshTokenFile),
+            refreshTokens: RefreshTokenStore(
+                lifetime: configuration.refreshTokenLifetime,
+                file: configuration.refreshTokenFile
+            ),
             now: configuration.now,
             decoyHash: decoyHash
         ).add(to: router)
         MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now).add(to: router)
-        BasicAuthRoutes(accounts: accounts, hasher: hasher, limiter: limiter, now: configuration.now, decoyHash: decoyHash)
-            .add(to: router)
+        BasicAuthRoutes(
+            accounts: accounts,
+            hasher: hasher,
+            limiter: limiter,
+            now: configuration.now,
+            decoyHash: decoyHash
+        )
+        .add(to: router)
         FactRoutes().add(to: router)
         DogRoutes().add(to: router)
         UploadRoutes(limit: configuration.maxUploadBytes, ledger: UploadLedger()).add(to: router)

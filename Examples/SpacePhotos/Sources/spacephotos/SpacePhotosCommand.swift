@@ -7,11 +7,12 @@ struct SpacePhotosCommand: AsyncParsableCommand {
         commandName: "spacephotos",
         abstract: "The Baseline example app: the seed systems rebuilt on Baseline, with their own local server.",
         discussion: """
-        Without a subcommand, on a terminal: the app (`app`); without a terminal \
-        (a pipe, CI): the narrated demo (`demo`).
-        """,
+            Without a subcommand, on a terminal: the app (`app`); without a terminal \
+            (a pipe, CI): the narrated demo (`demo`).
+            """,
         subcommands: [
-            AppCommand.self, DemoCommand.self, CatalogCommand.self, SavedCommand.self, ServeCommand.self, TodoCommand.self,
+            AppCommand.self, DemoCommand.self, CatalogCommand.self, SavedCommand.self, ServeCommand.self,
+            TodoCommand.self,
         ]
     )
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,24 +21,32 @@ struct AppEndToEndTests {
         /// execs the app), then prints a line the test waits for and stays
         /// (so the pane, and its state, stay until the test is done).
         static func start(
-            in directory: URL, program: String = "spacephotos", arguments: [String] = [], columns: Int = 120, rows: Int = 40
+            in directory: URL,
+            program: String = "spacephotos",
+            arguments: [String] = [],
+            columns: Int = 120,
+            rows: Int = 40
         ) throws -> Run {
             let binary = try AppEndToEndTests.binary(program)
             let d = TmuxTerminal.quoted(directory.path)
             let app = ([binary.path] + arguments).map(TmuxTerminal.quoted).joined(separator: " ")
             let script = """
-            cd \(d) && stty -g > before && sh -c 'echo $$ > pid; exec "$@"' app \(app); \
-            echo $? > status; stty -g > after; echo "THE APP HAS ENDED"; exec cat
-            """
+                cd \(d) && stty -g > before && sh -c 'echo $$ > pid; exec "$@"' app \(app); \
+                echo $? > status; stty -g > after; echo "THE APP HAS ENDED"; exec cat
+                """
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path
             environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
             environment["COLORTERM"] = "truecolor"
             // A crash's backtrace is printed, not offered for interaction.
             environment["SWIFT_BACKTRACE"] = "interactive=no"
-            environment["SPACEPHOTOS_LATENCY_LOG"] = directory.appendingPathComponent("latency-\(UUID().uuidString.prefix(6)).txt").path
+            environment["SPACEPHOTOS_LATENCY_LOG"] =
+                directory.appendingPathComponent("latency-\(UUID().uuidString.prefix(6)).txt").path
             let terminal = try TmuxTerminal(
-                columns: columns, rows: rows, command: "sh -c \(TmuxTerminal.quoted(script))", environment: environment
+                columns: columns,
+                rows: rows,
+                command: "sh -c \(TmuxTerminal.quoted(script))",
+                environment: environment
             )
             return Run(terminal: terminal, directory: directory)
         }
@@ -80,11 +89,15 @@ struct AppEndToEndTests {
 
     struct BinaryMissing: Error, CustomStringConvertible {
         var searched: [String]
-        var description: String { "No binary at \(searched); build it first (swift build --package-path Examples/SpacePhotos)." }
+        var description: String {
+            "No binary at \(searched); build it first (swift build --package-path Examples/SpacePhotos)."
+        }
     }
 
     func makeDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spacephotos-e2e-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "spacephotos-e2e-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -92,8 +105,9 @@ struct AppEndToEndTests {
     /// The detail box's title on the Photos tab: the selected photo.
     static func selectedTitle(on screen: String) -> String? {
         guard let line = screen.split(separator: "\n").first(where: { $0.contains("╭ Photos ") }),
-              let start = line.range(of: "╮╭ ")?.upperBound,
-              let end = line[start...].range(of: " ─")?.lowerBound else { return nil }
+            let start = line.range(of: "╮╭ ")?.upperBound,
+            let end = line[start...].range(of: " ─")?.lowerBound
+        else { return nil }
         return String(line[start..<end])
     }
 
@@ -199,7 +213,9 @@ struct AppEndToEndTests {
         let run = try Run.start(in: directory, columns: 50, rows: 12)
         try await run.terminal.waitForScreen("the message") { screen in
             // Wrapped to the width: read it as one line.
-            screen.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("SpacePhotos needs at least 64×20.")
+            screen.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
+                "SpacePhotos needs at least 64×20."
+            )
         }
         try await run.terminal.press("C-c")
         try await run.expectTerminalRestored()
@@ -239,6 +255,8 @@ struct AppEndToEndTests {
         }.sorted()
         guard !micros.isEmpty else { return }
         func percentile(_ p: Double) -> Int { micros[min(micros.count - 1, Int(Double(micros.count - 1) * p))] }
-        print("key-to-frame in the pseudo-terminal: \(micros.count) inputs, median \(percentile(0.5)) µs, p99 \(percentile(0.99)) µs, max \(micros.last ?? 0) µs")
+        print(
+            "key-to-frame in the pseudo-terminal: \(micros.count) inputs, median \(percentile(0.5)) µs, p99 \(percentile(0.99)) µs, max \(micros.last ?? 0) µs"
+        )
     }
 }

@@ -40,8 +40,10 @@ final class TmuxTerminal {
     /// Starts tmux with a `columns` × `rows` window running `command` (a
     /// shell command line).
     init(columns: Int, rows: Int, command: String, environment: [String: String]) throws {
-        guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else { throw Failure.tmuxMissing }
+        guard
+            let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+                .first(where: FileManager.default.isExecutableFile(atPath:))
+        else { throw Failure.tmuxMissing }
         var environment = environment
         environment["TMUX"] = nil
         let (stream, sink) = AsyncStream.makeStream(of: String.self)
@@ -147,8 +149,11 @@ final class TmuxTerminal {
     deinit {
         // A failed test ends here without `close()`: leave no server behind.
         if let killer = try? SpawnedProcess(
-            path: client.path, arguments: ["-L", socket, "kill-server"],
-            environment: ProcessInfo.processInfo.environment, onOutput: { _ in }, onEnd: {}
+            path: client.path,
+            arguments: ["-L", socket, "kill-server"],
+            environment: ProcessInfo.processInfo.environment,
+            onOutput: { _ in },
+            onEnd: {}
         ) {
             killer.closeInput()
             killer.wait()
@@ -160,7 +165,9 @@ final class TmuxTerminal {
     /// is appended to that file (for a test that fails).
     static func trace(_ line: @autoclosure () -> String) {
         guard let path = ProcessInfo.processInfo.environment["E2E_TRACE"] else { return }
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         guard let handle = FileHandle(forWritingAtPath: path) else { return }
         handle.seekToEndOfFile()
         handle.write(Data((String(line().prefix(200)) + "\n").utf8))
@@ -207,8 +214,11 @@ final class SpawnedProcess: @unchecked Sendable {  // safety: the fds and pid ar
     private var waited = false
 
     init(
-        path: String, arguments: [String], environment: [String: String],
-        onOutput: @escaping @Sendable (Data) -> Void, onEnd: @escaping @Sendable () -> Void
+        path: String,
+        arguments: [String],
+        environment: [String: String],
+        onOutput: @escaping @Sendable (Data) -> Void,
+        onEnd: @escaping @Sendable () -> Void
     ) throws {
         self.path = path
         var inputPipe: [Int32] = [0, 0]

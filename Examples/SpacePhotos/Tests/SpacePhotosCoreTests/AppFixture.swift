@@ -18,7 +18,11 @@ struct AppFixture: Sendable {
     /// Fact requests; answered at once unless `holdsFacts`.
     let factCalls = ControllableCall<Int, String>()
     let holdsFacts: Bool
-    let member = User(id: User.ID(rawValue: "astro"), nickname: "Astro", birthday: Date(timeIntervalSince1970: 639_878_400))
+    let member = User(
+        id: User.ID(rawValue: "astro"),
+        nickname: "Astro",
+        birthday: Date(timeIntervalSince1970: 639_878_400)
+    )
     let photos: [SpacePhoto]
 
     init(photos: [SpacePhoto] = AppFixture.samplePhotos, holdsFacts: Bool = false) {
@@ -28,14 +32,17 @@ struct AppFixture: Sendable {
 
     static let samplePhotos: [SpacePhoto] = (1...3).map { index in
         SpacePhoto(
-            title: "Photo \(index)", description: "The description of photo \(index).",
+            title: "Photo \(index)",
+            description: "The description of photo \(index).",
             date: Date(timeIntervalSince1970: Double(index) * 86_400),
             url: URL(string: "http://images.test/images/photo-\(index).png")!
         )
     }
 
     func dependencies() async throws -> AppDependencies {
-        let (sessions, logOuts, member, photos, factCalls, holdsFacts) = (sessions, logOuts, member, photos, factCalls, holdsFacts)
+        let (sessions, logOuts, member, photos, factCalls, holdsFacts) = (
+            sessions, logOuts, member, photos, factCalls, holdsFacts
+        )
         let todos = try await SQLiteDatabase.inMemory(migrator: TodoSchema.migrator)
         let saved = try await SQLiteDatabase.inMemory(migrator: SavedPhotoSchema.migrator)
         return AppDependencies(
@@ -49,7 +56,9 @@ struct AppFixture: Sendable {
             photoSource: PhotoSource(
                 randomDates: { _ in photos.map(\.date) },
                 photo: { date in
-                    guard let photo = photos.first(where: { $0.date == date }) else { throw URLError(.fileDoesNotExist) }
+                    guard let photo = photos.first(where: { $0.date == date }) else {
+                        throw URLError(.fileDoesNotExist)
+                    }
                     return photo
                 }
             ),

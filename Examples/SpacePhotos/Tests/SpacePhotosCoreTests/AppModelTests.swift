@@ -35,7 +35,10 @@ struct AppModelTests {
 
     @Test func anUnreachableServerCanBeRetried() async throws {
         fixture.sessions.withLock {
-            $0 = [.failure(HTTPClientError.transport(underlying: URLError(.cannotConnectToHost))), .success(fixture.member)]
+            $0 = [
+                .failure(HTTPClientError.transport(underlying: URLError(.cannotConnectToHost))),
+                .success(fixture.member),
+            ]
         }
         let app = try await makeApp()
         await app.start()
@@ -50,7 +53,9 @@ struct AppModelTests {
     }
 
     @Test func aRefreshThatCannotReachTheServerIsUnreachableToo() async throws {
-        let refresh = HTTPClientError.authenticationFailed(.refreshFailed(underlying: LoginError.networkUnreachable(reason: "refused")))
+        let refresh = HTTPClientError.authenticationFailed(
+            .refreshFailed(underlying: LoginError.networkUnreachable(reason: "refused"))
+        )
         fixture.sessions.withLock { $0 = [.failure(refresh)] }
         let app = try await makeApp()
         await app.start()
@@ -190,6 +195,9 @@ struct PhotoBrowserTests {
         #expect(browser.image.url == fixture.photos[0].url)
         #expect(browser.image.phase.error != nil)
         browser.moveSelection(by: 1)
-        #expect(browser.image.url != browser.selectedPhoto?.url, "the phase is the previous photo's until its load starts")
+        #expect(
+            browser.image.url != browser.selectedPhoto?.url,
+            "the phase is the previous photo's until its load starts"
+        )
     }
 }

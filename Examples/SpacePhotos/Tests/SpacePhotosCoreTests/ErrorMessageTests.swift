@@ -31,17 +31,25 @@ struct ErrorMessageTests {
 
     @Test func httpErrorShowsTheServersMessage() async {
         let body = Data(#"{"error":{"message":"No photo for 2024-13-01"}}"#.utf8)
-        let message = await catalogMessage(stubbed(StubResponse(status: .notFound, headerFields: [.contentType: "application/json"], body: body)))
+        let message = await catalogMessage(
+            stubbed(StubResponse(status: .notFound, headerFields: [.contentType: "application/json"], body: body))
+        )
         #expect(message == "The catalog could not be loaded: 404 Not Found: No photo for 2024-13-01")
     }
 
     @Test func httpErrorWithoutAMessageNamesTheStatus() async {
-        let message = await catalogMessage(stubbed(StubResponse(status: .serviceUnavailable, body: Data("<html>busy</html>".utf8))))
+        let message = await catalogMessage(
+            stubbed(StubResponse(status: .serviceUnavailable, body: Data("<html>busy</html>".utf8)))
+        )
         #expect(message == "The catalog could not be loaded: The server answered 503 Service Unavailable")
     }
 
     @Test func decodingFailureSaysWhichFieldAndWhy() async {
-        let message = await catalogMessage(stubbed(StubResponse(headerFields: [.contentType: "application/json"], body: Data(#"["2024-01-01", 7]"#.utf8))))
+        let message = await catalogMessage(
+            stubbed(
+                StubResponse(headerFields: [.contentType: "application/json"], body: Data(#"["2024-01-01", 7]"#.utf8))
+            )
+        )
         #expect(message == #"The catalog could not be loaded: The response's field "[1]" is not a string"#)
     }
 }

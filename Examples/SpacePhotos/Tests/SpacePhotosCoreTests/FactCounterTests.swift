@@ -42,7 +42,7 @@ struct FactCounterTests {
         let call = try await facts.nextCall()
         await store.send(.cancel) { $0.isLoading = false }
         #expect(call.isCancelled)
-        await store.finish()   // nothing arrives: the effect is gone
+        await store.finish()  // nothing arrives: the effect is gone
     }
 
     @Test func aFailureIsShownAsTheFact() async throws {
@@ -70,8 +70,8 @@ struct FactCounterTests {
         let store = TestStore(initialState: FactCounter.State(count: 3)) { FactCounter(factClient: live) }
         await store.send(.refresh) { $0.isLoading = true }
 
-        await sleeping.next()              // the client is waiting on the clock…
-        #expect(store.state.isLoading)     // …and only the clock can wake it
+        await sleeping.next()  // the client is waiting on the clock…
+        #expect(store.state.isLoading)  // …and only the clock can wake it
         await clock.advance(by: .seconds(1) + .nanoseconds(1))
         await store.receive(.factResponse(.success("3 is a good number."))) {
             $0.isLoading = false
@@ -144,8 +144,8 @@ struct SignallingClock<Base: Clock>: Clock where Base.Duration == Duration {
     var now: Base.Instant { base.now }
     var minimumResolution: Duration { base.minimumResolution }
 
-    func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws { // sleep-ok: the Clock requirement, on a test clock
+    func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws {  // sleep-ok: the Clock requirement, on a test clock
         signal.fire()
-        try await base.sleep(until: deadline, tolerance: tolerance) // sleep-ok: TestClock, advanced by the test
+        try await base.sleep(until: deadline, tolerance: tolerance)  // sleep-ok: TestClock, advanced by the test
     }
 }

@@ -8,19 +8,25 @@ struct HalfBlockImageTests {
     let image: DecodedImage
 
     init() throws {
-        image = try DecodedImage(width: 2, height: 2, pixels: [
-            255, 0, 0, 255, 0, 255, 0, 255,
-            0, 0, 255, 255, 255, 255, 255, 128,
-        ])
+        image = try DecodedImage(
+            width: 2,
+            height: 2,
+            pixels: [
+                255, 0, 0, 255, 0, 255, 0, 255,
+                0, 0, 255, 255, 255, 255, 255, 128,
+            ]
+        )
     }
 
     @Test func eachCellShowsTwoPixelsInTwentyFourBitColour() {
         let drawing = HalfBlockImage(image, columns: 80)
         #expect(drawing.columns == 2, "never scaled up")
-        #expect(drawing.lines == [
-            "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀"
-                + "\u{1B}[38;2;0;255;0m\u{1B}[48;2;128;128;128m▀\u{1B}[0m",
-        ])
+        #expect(
+            drawing.lines == [
+                "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀"
+                    + "\u{1B}[38;2;0;255;0m\u{1B}[48;2;128;128;128m▀\u{1B}[0m"
+            ]
+        )
     }
 
     @Test func scalesDownToTheColumnsKeepingTheAspectRatio() throws {

@@ -37,7 +37,7 @@ struct IDTokenStoreTests {
         try await store.update(IDToken(rawValue: "secret"))
         try await store.clear()
         #expect(try await store.load() == nil)
-        try await store.clear()   // clearing twice is fine
+        try await store.clear()  // clearing twice is fine
     }
 
     @Test(arguments: [
@@ -49,13 +49,19 @@ struct IDTokenStoreTests {
         Data([0xFF, 0xFE, 0x00]),
     ])
     func aCorruptFileIsATypedError(contents: Data) async throws {
-        try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try contents.write(to: fileURL)
         await #expect(throws: SecureValueStoreError.corrupt(path: fileURL.path)) { try await store.load() }
     }
 
     @Test func anOversizedFileIsRefusedUnread() async throws {
-        try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try Data(count: 1_000_000).write(to: fileURL)
         await #expect(throws: SecureValueStoreError.corrupt(path: fileURL.path)) { try await store.load() }
     }

@@ -156,7 +156,7 @@ struct LoginViewModelTests {
         let model = makeModel(auth)
         let first = Task { await model.loginButtonPressed() }
         let call = try await auth.logIn.nextCall()
-        await model.loginButtonPressed()   // returns at once: a login is running
+        await model.loginButtonPressed()  // returns at once: a login is running
         #expect(auth.logIn.callCount == 1)
         call.resume()
         await first.value

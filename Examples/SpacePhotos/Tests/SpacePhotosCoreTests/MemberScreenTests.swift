@@ -18,7 +18,7 @@ struct MemberScreenTests {
         return MemberScreenModel(
             fetchMember: { try await member() },
             factClient: FactClient { try await facts($0) },
-            today: { Date(timeIntervalSince1970: 86_400 * 14) }   // 15 January 1970
+            today: { Date(timeIntervalSince1970: 86_400 * 14) }  // 15 January 1970
         )
     }
 
@@ -70,8 +70,14 @@ struct APIClientTests {
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = IDTokenStore(fileURL: directory.url.appendingPathComponent("token.json"), logger: LogRecorder().logger())
-        api = APIClient(client: HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport), tokenStore: store)
+        store = IDTokenStore(
+            fileURL: directory.url.appendingPathComponent("token.json"),
+            logger: LogRecorder().logger()
+        )
+        api = APIClient(
+            client: HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport),
+            tokenStore: store
+        )
     }
 
     @Test func attachesTheStoredTokenAndDecodes() async throws {

@@ -36,7 +36,10 @@ struct ModelTests {
         #expect(metadata == PhotoMetadata(id: "pale-blue-dot", title: "Pale Blue Dot", favoriteCount: 1534))
         #expect(try JSONDecoder().decode(PhotoMetadata.self, from: JSONEncoder().encode(metadata)) == metadata)
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(PhotoMetadata.self, from: Data(#"{"id":"x","title":"X","favoriteCount":"many"}"#.utf8))
+            try JSONDecoder().decode(
+                PhotoMetadata.self,
+                from: Data(#"{"id":"x","title":"X","favoriteCount":"many"}"#.utf8)
+            )
         }
     }
 

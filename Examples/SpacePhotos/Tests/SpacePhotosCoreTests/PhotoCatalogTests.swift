@@ -13,8 +13,12 @@ struct PhotoCatalogTests {
     nonisolated static func day(_ n: Int) -> Date { Date(timeIntervalSince1970: Double(n) * 86_400) }
 
     nonisolated static func photo(for date: Date) -> SpacePhoto {
-        SpacePhoto(title: "Day \(PhotoDay.string(from: date))", description: "", date: date,
-                   url: URL(fileURLWithPath: "/images/\(Int(date.timeIntervalSince1970))"))
+        SpacePhoto(
+            title: "Day \(PhotoDay.string(from: date))",
+            description: "",
+            date: date,
+            url: URL(fileURLWithPath: "/images/\(Int(date.timeIntervalSince1970))")
+        )
     }
 
     /// A catalog whose n-th load asks for `batches[n]`.
@@ -100,7 +104,8 @@ struct PhotoCatalogTests {
     }
 
     @Test func aRefreshDuringALoadSupersedesIt() async throws {
-        let first = (1...2).map(Self.day), second = (3...4).map(Self.day)
+        let first = (1...2).map(Self.day)
+        let second = (3...4).map(Self.day)
         let catalog = catalog([first, second])
         let load = Task { await catalog.updateItems() }
         let firstCalls = try await calls(2)
@@ -120,7 +125,8 @@ struct PhotoCatalogTests {
 
     @Test func aSupersededLoadThatFinishesLateChangesNothing() async throws {
         // The first load's requests ignore cancellation and answer after the refresh.
-        let first = (1...2).map(Self.day), second = (3...4).map(Self.day)
+        let first = (1...2).map(Self.day)
+        let second = (3...4).map(Self.day)
         let loads = LockedValue([first, second][...])
         let gate = ControllableCall<Date, SpacePhoto>()
         let source = PhotoSource(
@@ -149,7 +155,10 @@ struct PhotoCatalogTests {
         let photo = self.photo
         let source = PhotoSource(
             randomDates: { _ in
-                let attempt = attempts.withLock { value in value += 1; return value }
+                let attempt = attempts.withLock { value in
+                    value += 1
+                    return value
+                }
                 if attempt > 1 { throw URLError(.cannotConnectToHost) }
                 return days
             },

@@ -22,7 +22,8 @@ struct SavedPhotosTests {
     }
 
     static let photo = SpacePhoto(
-        title: "The Pillars", description: "Columns of gas and dust.",
+        title: "The Pillars",
+        description: "Columns of gas and dust.",
         date: Date(timeIntervalSince1970: 1_710_460_800),
         url: URL(fileURLWithPath: "/images/pillars.png")
     )
@@ -110,9 +111,19 @@ struct SavedPhotosTests {
     @Test func savingAgainReplacesTheImageAndMovesItToTheTop() async throws {
         let ticks = LockedValue(0.0)
         let repository = SavedPhotoRepository(database: try await repository().database) {
-            Date(timeIntervalSince1970: ticks.withLock { value in value += 1; return value })
+            Date(
+                timeIntervalSince1970: ticks.withLock { value in
+                    value += 1
+                    return value
+                }
+            )
         }
-        let other = SpacePhoto(title: "Other", description: "", date: Date(timeIntervalSince1970: 0), url: URL(fileURLWithPath: "/images/other.jpg"))
+        let other = SpacePhoto(
+            title: "Other",
+            description: "",
+            date: Date(timeIntervalSince1970: 0),
+            url: URL(fileURLWithPath: "/images/other.jpg")
+        )
         try await repository.save(Self.photo, image: Self.png.data, mediaType: "image/png")
         try await repository.save(other, image: Data([1]), mediaType: "image/jpeg")
         #expect(try await repository.all().map(\.photo) == [other, Self.photo], "most recently saved first")

@@ -15,7 +15,10 @@ struct TodoRepositoryTests {
 
     init() async throws {
         directory = try TemporaryDirectory()
-        database = try await SQLiteDatabase.open(at: directory.url.appendingPathComponent("todos.sqlite"), migrator: TodoSchema.migrator)
+        database = try await SQLiteDatabase.open(
+            at: directory.url.appendingPathComponent("todos.sqlite"),
+            migrator: TodoSchema.migrator
+        )
         let clock = self.clock
         repository = TodoRepository(database: database, now: { clock.next() })
     }
@@ -29,7 +32,7 @@ struct TodoRepositoryTests {
         let edited = try await repository.edit(id: try #require(milk.id), text: "Buy oat milk")
         #expect(edited.id == milk.id)
         #expect(edited.date == milk.date)
-        #expect(try await repository.all() == [edited, bread])   // same place in the list
+        #expect(try await repository.all() == [edited, bread])  // same place in the list
 
         try await repository.delete(id: try #require(bread.id))
         #expect(try await repository.all() == [edited])
@@ -74,7 +77,10 @@ struct TodoRepositoryTests {
         let old = try DatabaseQueue(path: url.path)
         try TodoSchema.migrator.migrate(old, upTo: "v1: todo table")
         try await old.write { db in
-            try db.execute(sql: "INSERT INTO todo (text, date) VALUES (?, ?)", arguments: ["from v1", Date(timeIntervalSince1970: 0)])
+            try db.execute(
+                sql: "INSERT INTO todo (text, date) VALUES (?, ?)",
+                arguments: ["from v1", Date(timeIntervalSince1970: 0)]
+            )
         }
         try old.close()
 

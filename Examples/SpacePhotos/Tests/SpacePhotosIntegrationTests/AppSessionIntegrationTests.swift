@@ -43,7 +43,9 @@ struct AppSessionIntegrationTests {
 
     @Test func theNextStartGoesStraightInAndAnExpiredTokenIsRefreshed() async throws {
         try await withServer(configure()) { server in
-            try await logIn(AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory)))
+            try await logIn(
+                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            )
         }
         let firstToken = try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json"))
 
@@ -68,7 +70,9 @@ struct AppSessionIntegrationTests {
 
     @Test func aSessionTheServerCannotRefreshEndsWithTheLoginScreen() async throws {
         try await withServer(configure(keepsRefreshTokens: false)) { server in
-            try await logIn(AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory)))
+            try await logIn(
+                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            )
         }
         clock.advance(by: 3_601)
         // The server restarted without its refresh tokens: the session is over.
@@ -83,11 +87,15 @@ struct AppSessionIntegrationTests {
 
     @Test func anUnreachableServerKeepsTheSession() async throws {
         try await withServer(configure()) { server in
-            try await logIn(AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory)))
+            try await logIn(
+                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            )
         }
         clock.advance(by: 3_601)
         // Port 1 on loopback: nothing listens there.
-        let app = AppModel(dependencies: try await .live(serverURL: URL(string: "http://127.0.0.1:1")!, dataDirectory: dataDirectory))
+        let app = AppModel(
+            dependencies: try await .live(serverURL: URL(string: "http://127.0.0.1:1")!, dataDirectory: dataDirectory)
+        )
         await app.start()
         guard case .unavailable = app.screen else {
             Issue.record("expected the unavailable screen, got \(app.screen)")

@@ -23,15 +23,20 @@ struct BasicAuthIntegrationTests {
     @Test func aDemoMemberSeesTheirProfile() async throws {
         try await withServer { server in
             for user in DemoUser.all {
-                let profile = try await server.client.send(Request<Profile>.get(
-                    "/basic/profile", headerFields: [.authorization: Self.basic("\(user.id):\(user.password)")]
-                )).value
+                let profile = try await server.client.send(
+                    Request<Profile>.get(
+                        "/basic/profile",
+                        headerFields: [.authorization: Self.basic("\(user.id):\(user.password)")]
+                    )
+                ).value
                 #expect(profile == Profile(id: user.id, nickname: user.nickname))
             }
             // The scheme name is case-insensitive.
             let astro = DemoUser.demo
             let lowercase = "basic " + Data("\(astro.id):\(astro.password)".utf8).base64EncodedString()
-            let response = try await server.client.answer(.get("/basic/profile", headerFields: [.authorization: lowercase]))
+            let response = try await server.client.answer(
+                .get("/basic/profile", headerFields: [.authorization: lowercase])
+            )
             #expect(response.status == .ok)
         }
     }
@@ -63,11 +68,18 @@ struct BasicAuthIntegrationTests {
         ("empty token", "Basic ", "unauthenticated"),
         ("not UTF-8", "Basic " + Data([0xFF, 0xFE, 0x3A, 0x41]).base64EncodedString(), "unauthenticated"),
         ("another scheme", "Bearer v1.abc.def", "unauthenticated"),
-        ("oversized", BasicAuthIntegrationTests.basic("astro:" + String(repeating: "x", count: 4_000)), "unauthenticated"),
+        (
+            "oversized", BasicAuthIntegrationTests.basic("astro:" + String(repeating: "x", count: 4_000)),
+            "unauthenticated"
+        ),
     ])
     func badCredentialsAre401WithTheChallenge(_ label: String, authorization: String, code: String) async throws {
         try await withServer { server in
-            let answer = try await RawHTTPClient.get("/basic/profile", port: server.port, headers: ["Authorization": authorization])
+            let answer = try await RawHTTPClient.get(
+                "/basic/profile",
+                port: server.port,
+                headers: ["Authorization": authorization]
+            )
             #expect(answer.status == 401, "\(label)")
             #expect(answer.headers["www-authenticate"] == "Basic realm=\"spacephotos\"", "\(label)")
             #expect(Self.errorCode(answer) == code, "\(label)")
@@ -82,10 +94,15 @@ struct BasicAuthIntegrationTests {
             let answerer = BasicChallengeAnswerer(user: astro.id, password: astro.password)
             let session = URLSession(configuration: .ephemeral, delegate: answerer, delegateQueue: nil)
             defer { session.finishTasksAndInvalidate() }
-            let (status, body) = try await answerer.load(server.baseURL.appendingPathComponent("basic/profile"), in: session)
+            let (status, body) = try await answerer.load(
+                server.baseURL.appendingPathComponent("basic/profile"),
+                in: session
+            )
             #expect(status == 200)
             #expect(String(decoding: body, as: UTF8.self).hasPrefix("{"), "\(String(decoding: body, as: UTF8.self))")
-            #expect(try JSONDecoder().decode(Profile.self, from: body) == Profile(id: astro.id, nickname: astro.nickname))
+            #expect(
+                try JSONDecoder().decode(Profile.self, from: body) == Profile(id: astro.id, nickname: astro.nickname)
+            )
             #expect(answerer.challenges == ["Basic spacephotos"])
         }
     }
@@ -99,16 +116,25 @@ struct BasicAuthIntegrationTests {
         }) { server in
             let astro = DemoUser.demo
             for _ in 0..<2 {
-                let answer = try await RawHTTPClient.get("/basic/profile", port: server.port, headers: ["Authorization": Self.basic("astro:guess")])
+                let answer = try await RawHTTPClient.get(
+                    "/basic/profile",
+                    port: server.port,
+                    headers: ["Authorization": Self.basic("astro:guess")]
+                )
                 #expect(answer.status == 401)
             }
             // Locked: Basic with the right password, and the login endpoint, both wait.
-            let locked = try await server.client.answer(.get(
-                "/basic/profile", headerFields: [.authorization: Self.basic("\(astro.id):\(astro.password)")]
-            ))
+            let locked = try await server.client.answer(
+                .get(
+                    "/basic/profile",
+                    headerFields: [.authorization: Self.basic("\(astro.id):\(astro.password)")]
+                )
+            )
             #expect(locked.status == .tooManyRequests)
             #expect(locked.headerFields[.retryAfter] == "30")
-            let login = try await server.client.answer(.post("/auth/login", body: .json(["id": astro.id, "password": astro.password])))
+            let login = try await server.client.answer(
+                .post("/auth/login", body: .json(["id": astro.id, "password": astro.password]))
+            )
             #expect(login.status == .tooManyRequests)
         }
     }
@@ -150,8 +176,13 @@ final class BasicChallengeAnswerer: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let space = challenge.protectionSpace
-        state.withLock { $0.challenges.append("\(space.authenticationMethod == NSURLAuthenticationMethodHTTPBasic ? "Basic" : space.authenticationMethod) \(space.realm ?? "")") }
-        guard space.authenticationMethod == NSURLAuthenticationMethodHTTPBasic, challenge.previousFailureCount == 0 else {
+        state.withLock {
+            $0.challenges.append(
+                "\(space.authenticationMethod == NSURLAuthenticationMethodHTTPBasic ? "Basic" : space.authenticationMethod) \(space.realm ?? "")"
+            )
+        }
+        guard space.authenticationMethod == NSURLAuthenticationMethodHTTPBasic, challenge.previousFailureCount == 0
+        else {
             completionHandler(.cancelAuthenticationChallenge, nil)
             return
         }

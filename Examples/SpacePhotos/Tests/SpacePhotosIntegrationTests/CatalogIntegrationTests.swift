@@ -21,12 +21,15 @@ struct CatalogIntegrationTests {
             #expect(Set(days).count == 50)
             let catalog = PhotoCatalog(
                 source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
-                count: 50, maximumConcurrentFetches: 8
+                count: 50,
+                maximumConcurrentFetches: 8
             )
             await catalog.updateItems()
             #expect(catalog.items.map(\.date) == days)
             #expect(catalog.failedCount == 0)
-            #expect(catalog.items.allSatisfy { $0.url.host == server.baseURL.host && $0.url.path.hasPrefix("/images/") })
+            #expect(
+                catalog.items.allSatisfy { $0.url.host == server.baseURL.host && $0.url.path.hasPrefix("/images/") }
+            )
         }
     }
 
@@ -35,7 +38,10 @@ struct CatalogIntegrationTests {
         try await withServer({ $0.failingPhotoDates = Set(failing) }) { server in
             let api = PhotoAPI(client: server.client)
             let days = (["2000-05-05"] + failing + ["2003-03-03"]).compactMap(PhotoDay.date(from:))
-            let catalog = PhotoCatalog(source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }), count: 4)
+            let catalog = PhotoCatalog(
+                source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                count: 4
+            )
             await catalog.updateItems()
             #expect(catalog.items.map(\.day) == ["2000-05-05", "2003-03-03"])
             #expect(catalog.failedCount == 2)
@@ -43,13 +49,20 @@ struct CatalogIntegrationTests {
     }
 
     @Test func thePipelineDecodesTheServersPNGsAndJPEGs() async throws {
-        struct Entry: Decodable { var name: String; var width: Int; var height: Int; var mediaType: String }
+        struct Entry: Decodable {
+            var name: String
+            var width: Int
+            var height: Int
+            var mediaType: String
+        }
         try await withServer { server in
             let entries = try await server.client.send(Request<[Entry]>.get("/images")).value
             let pipeline = ImagePipeline(client: server.client)
             for mediaType in ["image/png", "image/jpeg"] {
                 // The smallest of each kind: tests run in debug builds.
-                let entry = try #require(entries.filter { $0.mediaType == mediaType }.min { $0.width * $0.height < $1.width * $1.height })
+                let entry = try #require(
+                    entries.filter { $0.mediaType == mediaType }.min { $0.width * $0.height < $1.width * $1.height }
+                )
                 let image = try await pipeline.image(for: server.baseURL.appendingPathComponent("images/\(entry.name)"))
                 #expect(image.width == entry.width)
                 #expect(image.height == entry.height)
@@ -71,9 +84,18 @@ struct CatalogIntegrationTests {
                     return error as? ImageError
                 }
             }
-            guard case .corruptImage = await error("corrupt.png") else { Issue.record("corrupt.png"); return }
-            guard case .unsupportedImage = await error("garbage.jpg") else { Issue.record("garbage.jpg"); return }
-            guard case .tooLarge = await error("huge.png") else { Issue.record("huge.png"); return }
+            guard case .corruptImage = await error("corrupt.png") else {
+                Issue.record("corrupt.png")
+                return
+            }
+            guard case .unsupportedImage = await error("garbage.jpg") else {
+                Issue.record("garbage.jpg")
+                return
+            }
+            guard case .tooLarge = await error("huge.png") else {
+                Issue.record("huge.png")
+                return
+            }
             #expect(await error("no-such-image.png") == .badStatus(404))
         }
     }
@@ -81,8 +103,12 @@ struct CatalogIntegrationTests {
     @Test func savingAPhotoStoresItsImageInTheDatabase() async throws {
         let directory = try TemporaryDirectory()
         try await withServer { server in
-            let photo = try await PhotoAPI(client: server.client).photo(on: try #require(PhotoDay.date(from: "2020-07-04")))
-            let repository = try await SavedPhotoRepository.open(at: directory.url.appendingPathComponent("saved.sqlite"))
+            let photo = try await PhotoAPI(client: server.client).photo(
+                on: try #require(PhotoDay.date(from: "2020-07-04"))
+            )
+            let repository = try await SavedPhotoRepository.open(
+                at: directory.url.appendingPathComponent("saved.sqlite")
+            )
             let saved = SavedPhotos(repository: repository, pipeline: ImagePipeline(client: server.client))
             #expect(await saved.save(photo))
             try await waitUntil(saved) { $0.isSaved(photo) }

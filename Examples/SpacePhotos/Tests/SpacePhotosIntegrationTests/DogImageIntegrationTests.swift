@@ -33,13 +33,15 @@ struct DogImageIntegrationTests {
             #expect(header.width == 256)
             #expect(header.height == 256)
             #expect(header.bitDepth == 8)
-            #expect(header.colorType == 2)   // RGB
+            #expect(header.colorType == 2)  // RGB
 
             // Compressed (well under its 197 KB of pixels), and libpng reads
             // it back to a picture, not a blank: many different colours.
             #expect(file.count < 256 * 256 * 3 / 2)
             let pixels = try PNGDecoder().decode(response.body, limits: ImageDecodingLimits()).pixels
-            let colours = Set(stride(from: 0, to: pixels.count, by: 4).map { Int(pixels[$0]) << 8 | Int(pixels[$0 + 1]) })
+            let colours = Set(
+                stride(from: 0, to: pixels.count, by: 4).map { Int(pixels[$0]) << 8 | Int(pixels[$0 + 1]) }
+            )
             #expect(colours.count > 100)
         }
     }
@@ -48,7 +50,10 @@ struct DogImageIntegrationTests {
         try await withServer { server in
             var tags: Set<String> = []
             for variant in 0..<4 {
-                let request = Request<Data>.get("/dogs/random", query: [URLQueryItem(name: "variant", value: "\(variant)")])
+                let request = Request<Data>.get(
+                    "/dogs/random",
+                    query: [URLQueryItem(name: "variant", value: "\(variant)")]
+                )
                 let first = try await server.client.send(request)
                 let second = try await server.client.send(request)
                 #expect(first.body == second.body)
@@ -67,20 +72,30 @@ struct DogImageIntegrationTests {
     @Test func aMatchingIfNoneMatchGets304WithoutABody() async throws {
         try await withServer { server in
             let query = [URLQueryItem(name: "variant", value: "1")]
-            let tag = try #require(try await server.client.send(Request<Data>.get("/dogs/random", query: query)).headerFields[.eTag])
+            let tag = try #require(
+                try await server.client.send(Request<Data>.get("/dogs/random", query: query)).headerFields[.eTag]
+            )
 
-            let notModified = try await server.client.answer(.get("/dogs/random", query: query, headerFields: [.ifNoneMatch: tag]))
+            let notModified = try await server.client.answer(
+                .get("/dogs/random", query: query, headerFields: [.ifNoneMatch: tag])
+            )
             #expect(notModified.status == .notModified)
             #expect(notModified.body.isEmpty)
             #expect(notModified.headerFields[.eTag] == tag)
 
             // Weak tags and lists match too; another tag does not.
-            let listed = try await server.client.answer(.get("/dogs/random", query: query, headerFields: [.ifNoneMatch: "\"other\", W/\(tag)"]))
+            let listed = try await server.client.answer(
+                .get("/dogs/random", query: query, headerFields: [.ifNoneMatch: "\"other\", W/\(tag)"])
+            )
             #expect(listed.status == .notModified)
-            let other = try await server.client.answer(.get("/dogs/random", query: query, headerFields: [.ifNoneMatch: "\"other\""]))
+            let other = try await server.client.answer(
+                .get("/dogs/random", query: query, headerFields: [.ifNoneMatch: "\"other\""])
+            )
             #expect(other.status == .ok)
             // A malformed header is ignored: the full answer.
-            let malformed = try await server.client.answer(.get("/dogs/random", query: query, headerFields: [.ifNoneMatch: "no-quotes"]))
+            let malformed = try await server.client.answer(
+                .get("/dogs/random", query: query, headerFields: [.ifNoneMatch: "no-quotes"])
+            )
             #expect(malformed.status == .ok)
         }
     }
@@ -88,7 +103,9 @@ struct DogImageIntegrationTests {
     @Test(arguments: ["4", "-1", "one", ""])
     func anUnknownVariantIsABadRequest(variant: String) async throws {
         try await withServer { server in
-            let response = try await server.client.answer(.get("/dogs/random", query: [URLQueryItem(name: "variant", value: variant)]))
+            let response = try await server.client.answer(
+                .get("/dogs/random", query: [URLQueryItem(name: "variant", value: variant)])
+            )
             #expect(response.status == .badRequest)
             #expect(response.serverError?.code == "bad_request")
         }

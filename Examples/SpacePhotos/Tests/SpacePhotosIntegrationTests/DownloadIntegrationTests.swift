@@ -22,7 +22,9 @@ struct DownloadIntegrationTests {
 
     @Test func theContentDependsOnlyOnTheOffset() async throws {
         try await withServer { server in
-            let small = try await server.client.send(Request<Data>.get("/downloads/sample.bin", query: [URLQueryItem(name: "bytes", value: "100000")]))
+            let small = try await server.client.send(
+                Request<Data>.get("/downloads/sample.bin", query: [URLQueryItem(name: "bytes", value: "100000")])
+            )
             let kib = try await server.client.send(Request<Data>.get("/downloads/256KiB.bin"))
             #expect(small.body.count == 100_000)
             #expect(kib.body.count == 256 * 1024)
@@ -31,14 +33,18 @@ struct DownloadIntegrationTests {
             let period = DownloadPattern.period
             #expect(DownloadPattern.bytes(in: period..<(period + 1_000)) == DownloadPattern.bytes(in: 0..<1_000))
             #expect(DownloadPattern.bytes(in: 65_536..<65_600) != DownloadPattern.bytes(in: 0..<64))
-            let empty = try await server.client.send(Request<Data>.get("/downloads/empty.bin", query: [URLQueryItem(name: "bytes", value: "0")]))
+            let empty = try await server.client.send(
+                Request<Data>.get("/downloads/empty.bin", query: [URLQueryItem(name: "bytes", value: "0")])
+            )
             #expect(empty.body.isEmpty)
         }
     }
 
     @Test func aMatchingETagGets304() async throws {
         try await withServer { server in
-            let response = try await server.client.answer(.get("/downloads/1MiB.bin", headerFields: [.ifNoneMatch: "\"download-v1-1048576\""]))
+            let response = try await server.client.answer(
+                .get("/downloads/1MiB.bin", headerFields: [.ifNoneMatch: "\"download-v1-1048576\""])
+            )
             #expect(response.status == .notModified)
             #expect(response.body.isEmpty)
         }
@@ -56,7 +62,9 @@ struct DownloadIntegrationTests {
     @Test(arguments: ["-1", "4294967297", "lots"])
     func anOutOfRangeSizeIsABadRequest(bytes: String) async throws {
         try await withServer { server in
-            let response = try await server.client.answer(.get("/downloads/x.bin", query: [URLQueryItem(name: "bytes", value: bytes)]))
+            let response = try await server.client.answer(
+                .get("/downloads/x.bin", query: [URLQueryItem(name: "bytes", value: bytes)])
+            )
             #expect(response.status == .badRequest)
             #expect(response.serverError?.code == "bad_request")
         }

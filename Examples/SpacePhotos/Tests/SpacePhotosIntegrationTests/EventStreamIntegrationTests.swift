@@ -17,11 +17,17 @@ struct EventStreamIntegrationTests {
     /// comments (`:`) skipped, `data` lines joined with "\n".
     static func parseEvents(_ text: String) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        var id: String?, event: String?, data: [String] = []
+        var id: String?
+        var event: String?
+        var data: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.isEmpty {
-                if !data.isEmpty { events.append(ServerSentEvent(id: id, event: event, data: data.joined(separator: "\n"))) }
-                id = nil; event = nil; data = []
+                if !data.isEmpty {
+                    events.append(ServerSentEvent(id: id, event: event, data: data.joined(separator: "\n")))
+                }
+                id = nil
+                event = nil
+                data = []
                 continue
             }
             if line.hasPrefix(":") { continue }
@@ -43,10 +49,14 @@ struct EventStreamIntegrationTests {
 
     @Test func theNDJSONStreamIsCountedLinesOfPhotoMetadata() async throws {
         try await withServer { server in
-            let response = try await server.client.send(Request<String>.get("/events", query: [URLQueryItem(name: "count", value: "25")]))
+            let response = try await server.client.send(
+                Request<String>.get("/events", query: [URLQueryItem(name: "count", value: "25")])
+            )
             #expect(response.headerFields[.contentType] == "application/x-ndjson")
             #expect(response.value.hasSuffix("\n"))
-            let events = try Self.lines(response.value).map { try JSONDecoder().decode(PhotoMetadata.self, from: Data($0.utf8)) }
+            let events = try Self.lines(response.value).map {
+                try JSONDecoder().decode(PhotoMetadata.self, from: Data($0.utf8))
+            }
             #expect(events.count == 25)
             // Each photo's count only goes up.
             var last: [String: Int] = [:]
@@ -67,7 +77,9 @@ struct EventStreamIntegrationTests {
             }
             let all = try await events([URLQueryItem(name: "count", value: "30")])
             #expect(try await events([URLQueryItem(name: "count", value: "30")]) == all)
-            let tail = try await events([URLQueryItem(name: "count", value: "20"), URLQueryItem(name: "from", value: "10")])
+            let tail = try await events([
+                URLQueryItem(name: "count", value: "20"), URLQueryItem(name: "from", value: "10"),
+            ])
             #expect(tail == Array(all[10...]))
             // The default count, and a paced stream (1 ms apart) gives the same events.
             let paced = try await events([URLQueryItem(name: "interval", value: "1")])
@@ -77,9 +89,13 @@ struct EventStreamIntegrationTests {
 
     @Test func theSSEStreamHasIdsEventNamesAndData() async throws {
         try await withServer { server in
-            let ndjson = try await server.client.send(Request<String>.get("/events", query: [URLQueryItem(name: "count", value: "5")])).value
+            let ndjson = try await server.client.send(
+                Request<String>.get("/events", query: [URLQueryItem(name: "count", value: "5")])
+            ).value
             for path in ["/events/sse", "/events"] {
-                let query = [URLQueryItem(name: "count", value: "5")] + (path == "/events" ? [URLQueryItem(name: "format", value: "sse")] : [])
+                let query =
+                    [URLQueryItem(name: "count", value: "5")]
+                    + (path == "/events" ? [URLQueryItem(name: "format", value: "sse")] : [])
                 let response = try await server.client.send(Request<String>.get(path, query: query))
                 #expect(response.headerFields[.contentType] == "text/event-stream")
                 let events = Self.parseEvents(response.value)
@@ -95,11 +111,20 @@ struct EventStreamIntegrationTests {
     @Test func lastEventIDResumesAfterThatEvent() async throws {
         try await withServer { server in
             let lastEventID = try #require(HTTPField.Name("Last-Event-ID"))
-            let first = Self.parseEvents(try await server.client.send(Request<String>.get("/events/sse", query: [URLQueryItem(name: "count", value: "6")])).value)
-            let resumed = Self.parseEvents(try await server.client.send(Request<String>.get(
-                "/events/sse", query: [URLQueryItem(name: "count", value: "3")],
-                headerFields: [lastEventID: "2"]
-            )).value)
+            let first = Self.parseEvents(
+                try await server.client.send(
+                    Request<String>.get("/events/sse", query: [URLQueryItem(name: "count", value: "6")])
+                ).value
+            )
+            let resumed = Self.parseEvents(
+                try await server.client.send(
+                    Request<String>.get(
+                        "/events/sse",
+                        query: [URLQueryItem(name: "count", value: "3")],
+                        headerFields: [lastEventID: "2"]
+                    )
+                ).value
+            )
             #expect(resumed == Array(first[3...]))
         }
     }
@@ -110,7 +135,9 @@ struct EventStreamIntegrationTests {
     ])
     func outOfRangeParametersAreBadRequests(name: String, value: String) async throws {
         try await withServer { server in
-            let response = try await server.client.answer(.get("/events", query: [URLQueryItem(name: name, value: value)]))
+            let response = try await server.client.answer(
+                .get("/events", query: [URLQueryItem(name: name, value: value)])
+            )
             #expect(response.status == .badRequest)
             #expect(response.serverError?.code == "bad_request")
         }

@@ -16,7 +16,9 @@ struct FactsAndMembersIntegrationTests {
             let answer = try await client.send(Request<String>.get("/facts/42")).value
             #expect(answer.contains("answer"))
             await #expect {
-                try await client.send(Request<String>.get("/facts/7", query: [URLQueryItem(name: "fail", value: "true")]))
+                try await client.send(
+                    Request<String>.get("/facts/7", query: [URLQueryItem(name: "fail", value: "true")])
+                )
             } throws: { ($0 as? HTTPClientError)?.status == .serviceUnavailable }
             await #expect {
                 try await client.send(Request<String>.get("/facts/seven"))
@@ -43,12 +45,15 @@ struct FactsAndMembersIntegrationTests {
     @MainActor
     @Test func cancellingASlowRefreshStopsIt() async throws {
         try await withServer { server in
-            let slow = FactClient.live(client: server.client, serverOptions: [URLQueryItem(name: "delay", value: "10000")])
+            let slow = FactClient.live(
+                client: server.client,
+                serverOptions: [URLQueryItem(name: "delay", value: "10000")]
+            )
             let store = Store(initialState: FactCounter.State()) { FactCounter(factClient: slow) }
             let refresh = store.send(.refresh)
             #expect(store.isLoading)
             store.send(.cancel)
-            await refresh.finish()   // returns at once: the slow request was cancelled
+            await refresh.finish()  // returns at once: the slow request was cancelled
             #expect(store.isLoading == false)
             #expect(store.fact == nil)
         }
@@ -61,8 +66,13 @@ struct FactsAndMembersIntegrationTests {
             let client = server.client
             let tokens = IDTokenStore(fileURL: directory.url.appendingPathComponent("token.json"))
             let astro = DemoUser.demo
-            try await tokens.update(AuthAPI(client: client).logIn(for: User.ID(rawValue: astro.id), with: astro.password))
-            let model = MemberScreenModel(api: APIClient(client: client, tokenStore: tokens), factClient: .live(client: client))
+            try await tokens.update(
+                AuthAPI(client: client).logIn(for: User.ID(rawValue: astro.id), with: astro.password)
+            )
+            let model = MemberScreenModel(
+                api: APIClient(client: client, tokenStore: tokens),
+                factClient: .live(client: client)
+            )
             await model.load()
             #expect(model.member?.nickname == astro.nickname)
             #expect(model.fact?.isEmpty == false)

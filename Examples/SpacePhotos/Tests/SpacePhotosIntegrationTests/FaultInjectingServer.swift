@@ -147,12 +147,19 @@ final class FaultInjectingServer: Sendable {
             let payload = route == "lines-chunked" ? lines(n) : events(n)
             let type = route == "lines-chunked" ? "text/plain" : "text/event-stream"
             let chunk = Array(String(payload.count, radix: 16).utf8) + crlf + Array(payload) + crlf
-            _ = writeAll(Array("HTTP/1.1 200 OK\r\nContent-Type: \(type)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + chunk, to: connection)
+            _ = writeAll(
+                Array("HTTP/1.1 200 OK\r\nContent-Type: \(type)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + chunk,
+                to: connection
+            )
             return false
         case "lines-length", "events-length":
             let payload = route == "lines-length" ? lines(n) : events(n)
             let type = route == "lines-length" ? "text/plain" : "text/event-stream"
-            _ = writeAll(Array("HTTP/1.1 200 OK\r\nContent-Type: \(type)\r\nContent-Length: \(payload.count + 100)\r\n\r\n".utf8) + Array(payload), to: connection)
+            _ = writeAll(
+                Array("HTTP/1.1 200 OK\r\nContent-Type: \(type)\r\nContent-Length: \(payload.count + 100)\r\n\r\n".utf8)
+                    + Array(payload),
+                to: connection
+            )
             return false
         default:
             break
@@ -161,9 +168,14 @@ final class FaultInjectingServer: Sendable {
         let body = Array(body(n))
         let half = body.count / 2
         func head(length: Int) -> [UInt8] {
-            Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(length)\r\n\(connectionField)\r\n".utf8)
+            Array(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(length)\r\n\(connectionField)\r\n"
+                    .utf8
+            )
         }
-        let chunkedHead = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\(connectionField)\r\n".utf8)
+        let chunkedHead = Array(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\(connectionField)\r\n".utf8
+        )
         switch fault {
         case .good:
             return writeAll(head(length: body.count) + body, to: connection) && !close
@@ -219,7 +231,9 @@ final class FaultInjectingServer: Sendable {
 
     private static func endOfHead(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        return (0...(bytes.count - 4)).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+        return (0...(bytes.count - 4)).first {
+            bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+        }
     }
 
     private static func readRetrying(_ connection: Int32, _ buffer: inout [UInt8]) -> Int {

@@ -34,7 +34,8 @@ struct FaultInjectionTests {
                 n: n,
                 fault: Fault.allCases.randomElement(using: &random) ?? .good,
                 closes: Bool.random(using: &random),
-                cancelAfterYields: Int.random(in: 0..<100, using: &random) < 15 ? Int.random(in: 0..<40, using: &random) : nil
+                cancelAfterYields: Int.random(in: 0..<100, using: &random) < 15
+                    ? Int.random(in: 0..<40, using: &random) : nil
             )
         }
     }
@@ -98,7 +99,10 @@ struct FaultInjectionTests {
     }
 
     /// Runs the plans 16 at a time; returns the problems found.
-    static func run(_ plans: [Plan], on client: HTTPClient) async -> (problems: [String], values: Int, errors: Int, cancelled: Int) {
+    static func run(
+        _ plans: [Plan],
+        on client: HTTPClient
+    ) async -> (problems: [String], values: Int, errors: Int, cancelled: Int) {
         await withTaskGroup(of: (Plan, Outcome).self) { group in
             var next = plans.makeIterator()
             func start(_ plan: Plan) {
@@ -116,7 +120,9 @@ struct FaultInjectionTests {
             var counts = (values: 0, errors: 0, cancelled: 0)
             for await (plan, outcome) in group {
                 if let problem = problem(outcome, for: plan) {
-                    problems.append("request \(plan.n) (\(plan.fault)\(plan.closes ? ", close" : "")\(plan.cancelAfterYields.map { ", cancelled after \($0) yields" } ?? "")): \(problem)")
+                    problems.append(
+                        "request \(plan.n) (\(plan.fault)\(plan.closes ? ", close" : "")\(plan.cancelAfterYields.map { ", cancelled after \($0) yields" } ?? "")): \(problem)"
+                    )
                 }
                 switch outcome {
                 case .value: counts.values += 1
@@ -129,13 +135,26 @@ struct FaultInjectionTests {
         }
     }
 
-    static func check(_ kind: TransportKind, seed: UInt64, result: (problems: [String], values: Int, errors: Int, cancelled: Int), plans: [Plan]) {
-        print("Fault injection on \(kind): seed \(seed) (FAULT_SEED=\(seed) replays it): \(result.values) values, \(result.errors) typed errors, \(result.cancelled) cancelled")
-        #expect(result.problems.isEmpty, "seed \(seed), \(kind): \(result.problems.count) calls ended wrongly:\n\(result.problems.prefix(20).joined(separator: "\n"))")
+    static func check(
+        _ kind: TransportKind,
+        seed: UInt64,
+        result: (problems: [String], values: Int, errors: Int, cancelled: Int),
+        plans: [Plan]
+    ) {
+        print(
+            "Fault injection on \(kind): seed \(seed) (FAULT_SEED=\(seed) replays it): \(result.values) values, \(result.errors) typed errors, \(result.cancelled) cancelled"
+        )
+        #expect(
+            result.problems.isEmpty,
+            "seed \(seed), \(kind): \(result.problems.count) calls ended wrongly:\n\(result.problems.prefix(20).joined(separator: "\n"))"
+        )
         // Good responses mostly arrive: a connection a fault left behind can
         // fail the next request on it, but not most of them.
         let good = plans.filter { $0.fault == .good && $0.cancelAfterYields == nil }.count
-        #expect(result.values >= good / 2, "seed \(seed), \(kind): only \(result.values) values for \(good) good responses")
+        #expect(
+            result.values >= good / 2,
+            "seed \(seed), \(kind): only \(result.values) values for \(good) good responses"
+        )
     }
 
     @Test
@@ -172,7 +191,11 @@ struct FaultInjectionTests {
     // MARK: Streams
 
     /// Reads a streamed route with `read`, which must throw a typed error.
-    static func expectStreamFails(_ kind: TransportKind, path: String, read: @Sendable @escaping (HTTPBody) async throws -> Int) async throws {
+    static func expectStreamFails(
+        _ kind: TransportKind,
+        path: String,
+        read: @Sendable @escaping (HTTPBody) async throws -> Int
+    ) async throws {
         let server = try FaultInjectingServer()
         defer { server.shutdownListener() }
         try await kind.with { transport in
@@ -241,8 +264,13 @@ struct TransportFailureDescriptionTests {
         defer { server.shutdownListener() }
         try await kind.with { transport in
             let client = HTTPClient(baseURL: server.baseURL, transport: transport)
-            let error = await #expect(throws: HTTPClientError.self) { try await client.send(Request<Data>.get("/reset/1")) }
-            #expect(error?.description == "The connection to 127.0.0.1:\(server.port) was lost", "\(String(reflecting: error))")
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.send(Request<Data>.get("/reset/1"))
+            }
+            #expect(
+                error?.description == "The connection to 127.0.0.1:\(server.port) was lost",
+                "\(String(reflecting: error))"
+            )
         }
     }
 }

@@ -22,7 +22,9 @@ struct FlakyIntegrationTests {
             let success = try await server.client.send(Request<Success>.get("/flaky/photos", query: query)).value
             #expect(success == Success(key: "photos", attempts: 4))
             // And it stays up.
-            #expect(try await server.client.send(Request<Success>.get("/flaky/photos", query: query)).value.attempts == 5)
+            #expect(
+                try await server.client.send(Request<Success>.get("/flaky/photos", query: query)).value.attempts == 5
+            )
         }
     }
 
@@ -43,7 +45,9 @@ struct FlakyIntegrationTests {
             #expect(try await server.client.answer(.get("/flaky/a", query: once)).status == .serviceUnavailable)
             #expect(try await server.client.answer(.get("/flaky/b", query: once)).status == .serviceUnavailable)
             #expect(try await server.client.answer(.get("/flaky/a", query: once)).status == .ok)
-            let none = try await server.client.send(Request<Success>.get("/flaky/c", query: [URLQueryItem(name: "failures", value: "0")])).value
+            let none = try await server.client.send(
+                Request<Success>.get("/flaky/c", query: [URLQueryItem(name: "failures", value: "0")])
+            ).value
             #expect(none.attempts == 1)
         }
     }
@@ -64,7 +68,9 @@ struct FlakyIntegrationTests {
     @Test(arguments: [("failures", "101"), ("failures", "-1"), ("retryAfter", "3601"), ("retryAfter", "soon")])
     func outOfRangeParametersAreBadRequests(name: String, value: String) async throws {
         try await withServer { server in
-            let response = try await server.client.answer(.get("/flaky/k", query: [URLQueryItem(name: name, value: value)]))
+            let response = try await server.client.answer(
+                .get("/flaky/k", query: [URLQueryItem(name: name, value: value)])
+            )
             #expect(response.status == .badRequest)
             #expect(response.serverError?.code == "bad_request")
         }

@@ -1,7 +1,8 @@
 import BaselineImages
 import Foundation
-@testable import SpacePhotosServer
 import Testing
+
+@testable import SpacePhotosServer
 
 /// The server's PNG and JPEG files (libpng and libjpeg-turbo through
 /// `CImageEncoding`), read back by BaselineImages' decoders and checked
@@ -27,7 +28,9 @@ struct ImageEncoderTests {
         var pixels: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                let pixel = [UInt8(x * 255 / max(width - 1, 1)), UInt8(y * 255 / max(height - 1, 1)), UInt8((x + y) & 0xFF), 200]
+                let pixel = [
+                    UInt8(x * 255 / max(width - 1, 1)), UInt8(y * 255 / max(height - 1, 1)), UInt8((x + y) & 0xFF), 200,
+                ]
                 pixels += pixel.prefix(format.bytesPerPixel)
             }
         }
@@ -37,8 +40,19 @@ struct ImageEncoderTests {
     static let samples: [Sample] = {
         do {
             return [
-                Sample(label: "flat", bitmap: try Bitmap(width: 1, height: 1, fill: Color(red: 10, green: 20, blue: 30, alpha: 255))),
-                Sample(label: "flat", bitmap: try Bitmap(width: 17, height: 9, format: .rgba, fill: Color(red: 200, green: 0, blue: 90, alpha: 128))),
+                Sample(
+                    label: "flat",
+                    bitmap: try Bitmap(width: 1, height: 1, fill: Color(red: 10, green: 20, blue: 30, alpha: 255))
+                ),
+                Sample(
+                    label: "flat",
+                    bitmap: try Bitmap(
+                        width: 17,
+                        height: 9,
+                        format: .rgba,
+                        fill: Color(red: 200, green: 0, blue: 90, alpha: 128)
+                    )
+                ),
                 Sample(label: "noise", bitmap: try noise(width: 1, height: 7, seed: 1)),
                 Sample(label: "noise", bitmap: try noise(width: 17, height: 9, format: .rgba, seed: 2)),
                 Sample(label: "gradient", bitmap: try gradient(width: 64, height: 1, format: .rgba)),
@@ -79,7 +93,12 @@ struct ImageEncoderTests {
         let bitmap = sample.bitmap
         let levels = [0, 1, ImageEncoder.defaultPNGCompression, 9]
         let images = try await onOwnThread {
-            try levels.map { level in try PNGDecoder().decode(Data(ImageEncoder.png(bitmap, compressionLevel: level)), limits: ImageDecodingLimits()) }
+            try levels.map { level in
+                try PNGDecoder().decode(
+                    Data(ImageEncoder.png(bitmap, compressionLevel: level)),
+                    limits: ImageDecodingLimits()
+                )
+            }
         }
         for (level, image) in zip(levels, images) {
             #expect(image.width == bitmap.width && image.height == bitmap.height, "level \(level)")
@@ -113,7 +132,12 @@ struct ImageEncoderTests {
         // The catalogue's files, against the same pixels stored uncompressed.
         let sizes = try await onOwnThread {
             try small.map { image in
-                let bitmap = try SpaceArt.render(image.theme, width: image.width, height: image.height, seed: image.seed)
+                let bitmap = try SpaceArt.render(
+                    image.theme,
+                    width: image.width,
+                    height: image.height,
+                    seed: image.seed
+                )
                 return (file: try image.render().count, stored: try ImageEncoder.png(bitmap, compressionLevel: 0).count)
             }
         }
@@ -163,17 +187,31 @@ struct ImageEncoderTests {
         let qualities = [20, 60, 95]
         let files = try qualities.map { try ImageEncoder.jpeg(bitmap, quality: $0, chroma: .none) }
         #expect(files[0].count < files[1].count && files[1].count < files[2].count)
-        let errors = try files.map { Self.meanColourError(try JPEGDecoder().decode(Data($0), limits: ImageDecodingLimits()), bitmap) }
+        let errors = try files.map {
+            Self.meanColourError(try JPEGDecoder().decode(Data($0), limits: ImageDecodingLimits()), bitmap)
+        }
         #expect(errors[0] > errors[1] && errors[1] > errors[2])
         // Out-of-range qualities are clamped, not refused.
-        #expect(try ImageEncoder.jpeg(bitmap, quality: 500, chroma: .none) == ImageEncoder.jpeg(bitmap, quality: 100, chroma: .none))
-        #expect(try ImageEncoder.jpeg(bitmap, quality: -3, chroma: .none) == ImageEncoder.jpeg(bitmap, quality: 1, chroma: .none))
+        #expect(
+            try ImageEncoder.jpeg(bitmap, quality: 500, chroma: .none)
+                == ImageEncoder.jpeg(bitmap, quality: 100, chroma: .none)
+        )
+        #expect(
+            try ImageEncoder.jpeg(bitmap, quality: -3, chroma: .none)
+                == ImageEncoder.jpeg(bitmap, quality: 1, chroma: .none)
+        )
     }
 
     @Test func aJPEGOfAnRGBABitmapDropsTheAlpha() throws {
         let colour = Color(red: 30, green: 140, blue: 220, alpha: 40)
         let image = try JPEGDecoder().decode(
-            Data(ImageEncoder.jpeg(Bitmap(width: 16, height: 16, format: .rgba, fill: colour), quality: 95, chroma: .none)),
+            Data(
+                ImageEncoder.jpeg(
+                    Bitmap(width: 16, height: 16, format: .rgba, fill: colour),
+                    quality: 95,
+                    chroma: .none
+                )
+            ),
             limits: ImageDecodingLimits()
         )
         for offset in stride(from: 0, to: image.pixels.count, by: 4) {

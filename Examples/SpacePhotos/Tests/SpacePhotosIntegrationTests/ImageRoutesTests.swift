@@ -18,7 +18,12 @@ struct ImageRoutesTests {
         try await server.client.send(Request<Data>.get("/images")).decoded()
     }
 
-    static func image(_ name: String, on server: RunningServer, query: [URLQueryItem] = [], headers: HTTPFields = [:]) async throws -> Response<Data> {
+    static func image(
+        _ name: String,
+        on server: RunningServer,
+        query: [URLQueryItem] = [],
+        headers: HTTPFields = [:]
+    ) async throws -> Response<Data> {
         try await server.client.answer(.get("/images/\(name)", query: query, headerFields: headers))
     }
 
@@ -169,12 +174,24 @@ struct ImageRoutesTests {
 
     @Test func theKnobsWorkOnImagesToo() async throws {
         try await withServer { server in
-            let failed = try await Self.image("stars-01.jpg", on: server, query: [URLQueryItem(name: "fail", value: "503")])
+            let failed = try await Self.image(
+                "stars-01.jpg",
+                on: server,
+                query: [URLQueryItem(name: "fail", value: "503")]
+            )
             #expect(failed.status == .serviceUnavailable)
             #expect(failed.serverError?.code == "internal")
-            let missing = try await Self.image("stars-01.jpg", on: server, query: [URLQueryItem(name: "fail", value: "404")])
+            let missing = try await Self.image(
+                "stars-01.jpg",
+                on: server,
+                query: [URLQueryItem(name: "fail", value: "404")]
+            )
             #expect(missing.status == .notFound)
-            let delayed = try await Self.image("garbage.jpg", on: server, query: [URLQueryItem(name: "delay", value: "10")])
+            let delayed = try await Self.image(
+                "garbage.jpg",
+                on: server,
+                query: [URLQueryItem(name: "delay", value: "10")]
+            )
             #expect(delayed.status == .ok)
             let bad = try await Self.image("stars-01.jpg", on: server, query: [URLQueryItem(name: "fail", value: "99")])
             #expect(bad.status == .badRequest)

@@ -33,7 +33,9 @@ struct JPEGInspector {
             offset += 2 + length
             if marker == 0xDA { break }
         }
-        guard file.count >= offset + 2, file[file.count - 2] == 0xFF, file[file.count - 1] == 0xD9 else { throw Failure.noEndOfImage }
+        guard file.count >= offset + 2, file[file.count - 2] == 0xFF, file[file.count - 1] == 0xD9 else {
+            throw Failure.noEndOfImage
+        }
         self.segments = segments
         self.scanData = Array(file[offset..<(file.count - 2)])
     }

@@ -13,7 +13,9 @@ struct JSONBodyErrorIntegrationTests {
     /// The error a `POST` of `body` to `path` gets.
     func errorPosting(_ body: String, to path: String, on server: RunningServer) async throws -> HTTPClientError {
         do {
-            try await server.client.send(Request<Void>.post(path, body: .data(Data(body.utf8), contentType: "application/json")))
+            try await server.client.send(
+                Request<Void>.post(path, body: .data(Data(body.utf8), contentType: "application/json"))
+            )
         } catch let error as HTTPClientError {
             return error
         }

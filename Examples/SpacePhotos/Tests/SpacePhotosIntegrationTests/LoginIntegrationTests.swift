@@ -13,7 +13,10 @@ struct LoginIntegrationTests {
 
     @Test func theDemoUserLogsInAndSeesTheProfile() async throws {
         try await withServer { server in
-            let token = try await AuthAPI(client: server.client).logIn(for: User.ID(rawValue: astro.id), with: astro.password)
+            let token = try await AuthAPI(client: server.client).logIn(
+                for: User.ID(rawValue: astro.id),
+                with: astro.password
+            )
             let member = try await MemberAPI(client: server.client).me(token: token)
             #expect(member.id == User.ID(rawValue: astro.id))
             #expect(member.nickname == astro.nickname)
@@ -23,11 +26,18 @@ struct LoginIntegrationTests {
 
     @Test func theLoginAnswerCarriesTheTokenLifetime() async throws {
         try await withServer { server in
-            let body = try await server.client.send(Request<[String: JSONValue]>.post(
-                "/auth/login", body: .json(["id": astro.id, "password": astro.password])
-            )).value
+            let body = try await server.client.send(
+                Request<[String: JSONValue]>.post(
+                    "/auth/login",
+                    body: .json(["id": astro.id, "password": astro.password])
+                )
+            ).value
             #expect(body["expiresIn"] == .number(3600))
-            if case let .string(token)? = body["idToken"] { #expect(!token.isEmpty) } else { Issue.record("no idToken") }
+            if case let .string(token)? = body["idToken"] {
+                #expect(!token.isEmpty)
+            } else {
+                Issue.record("no idToken")
+            }
         }
     }
 
@@ -66,7 +76,8 @@ struct LoginIntegrationTests {
     }
 
     @Test func parallelGuessesCannotSlipPastTheRateLimit() async throws {
-        try await withServer({ $0.rateLimit = .init(maxFailures: 3, window: .seconds(60), lockout: .seconds(60)) }) { server in
+        try await withServer({ $0.rateLimit = .init(maxFailures: 3, window: .seconds(60), lockout: .seconds(60)) }) {
+            server in
             let api = AuthAPI(client: server.client)
             let outcomes = await withTaskGroup(of: LoginError?.self) { group in
                 for attempt in 0..<20 {
@@ -129,7 +140,7 @@ struct LoginIntegrationTests {
         switch await starting.result {
         case let .success(server):
             #expect(try LoopbackSockets.isListening(port))
-            await server.stop()   // it was up before the cancellation was seen
+            await server.stop()  // it was up before the cancellation was seen
         case let .failure(error):
             #expect(error is CancellationError)
         }
@@ -139,12 +150,16 @@ struct LoginIntegrationTests {
     @Test func aStartCancelledOnceItListensLeavesNoServer() async throws {
         let port = try LoopbackSockets.freePort()
         let events = ServerLogEvents()
-        let configuration = ExampleServer.Configuration(port: port, passwordHasher: PasswordHasher(cost: 4), logger: events.logger())
+        let configuration = ExampleServer.Configuration(
+            port: port,
+            passwordHasher: PasswordHasher(cost: 4),
+            logger: events.logger()
+        )
         let starting = Task { try await ExampleServer(configuration: configuration).start() }
         try await events.first(containing: "Server started and listening")
         starting.cancel()
         if case let .success(server) = await starting.result {
-            await server.stop()   // it returned before the cancellation was seen
+            await server.stop()  // it returned before the cancellation was seen
         }
         #expect(try !LoopbackSockets.isListening(port))
     }
@@ -172,7 +187,10 @@ struct LoginIntegrationTests {
             var parts = valid.rawValue.split(separator: ".").map(String.init)
             let forgedClaims = #"{"sub":"luna","iat":0,"exp":9999999999}"#
             parts[1] = Data(forgedClaims.utf8).base64EncodedString()
-                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+                    of: "/",
+                    with: "_"
+                )
             #expect(try await status(with: "Bearer \(parts.joined(separator: "."))").0 == .unauthorized)
 
             // A token signed with another key.
@@ -180,7 +198,10 @@ struct LoginIntegrationTests {
             #expect(try await status(with: "Bearer \(foreign)").0 == .unauthorized)
 
             // An expired token, properly signed.
-            let expired = TokenSigner(secret: secret, lifetime: .seconds(60)).issue(for: astro.id, now: Date().addingTimeInterval(-3600))
+            let expired = TokenSigner(secret: secret, lifetime: .seconds(60)).issue(
+                for: astro.id,
+                now: Date().addingTimeInterval(-3600)
+            )
             let (expiredStatus, message) = try await status(with: "Bearer \(expired)")
             #expect(expiredStatus == .unauthorized)
             #expect(message?.contains("expired") == true)
@@ -209,7 +230,9 @@ struct LoginIntegrationTests {
 
             func post(_ body: Data) async throws -> HTTPClientError {
                 do {
-                    try await client.send(Request<Void>.post("/auth/login", body: .data(body, contentType: "application/json")))
+                    try await client.send(
+                        Request<Void>.post("/auth/login", body: .data(body, contentType: "application/json"))
+                    )
                 } catch let error as HTTPClientError {
                     return error
                 }
@@ -227,17 +250,25 @@ struct LoginIntegrationTests {
             let wrongType = try await post(Data(#"{"id": 1, "password": "x"}"#.utf8))
             #expect(wrongType.status == .badRequest)
 
-            let oversized = try await post(Data(#"{"id": "astro", "password": ""#.utf8) + Data(repeating: 0x61, count: 20 * 1024) + Data(#""}"#.utf8))
+            let oversized = try await post(
+                Data(#"{"id": "astro", "password": ""#.utf8) + Data(repeating: 0x61, count: 20 * 1024)
+                    + Data(#""}"#.utf8)
+            )
             #expect(oversized.status == .contentTooLarge)
             #expect(oversized.serverError?.code == "body_too_large")
 
             let unknownRoute = try await {
-                do { try await client.send(Request<Void>.get("/no/such/route")) } catch let error as HTTPClientError { return error }
+                do { try await client.send(Request<Void>.get("/no/such/route")) } catch let error as HTTPClientError {
+                    return error
+                }
                 throw Failure.unexpectedSuccess
             }()
             #expect(unknownRoute.status == .notFound)
             #expect(unknownRoute.serverError?.code == "not_found")
-            #expect(unknownRoute.serverError?.message == "There is no GET /no/such/route on this server (the routes are in openapi.json).")
+            #expect(
+                unknownRoute.serverError?.message
+                    == "There is no GET /no/such/route on this server (the routes are in openapi.json)."
+            )
 
             // Still serving.
             _ = try await AuthAPI(client: client).logIn(for: User.ID(rawValue: astro.id), with: astro.password)
@@ -257,7 +288,9 @@ struct LoginIntegrationTests {
 
     @MainActor
     @Test func theLoginScreenLogsInEndToEnd() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spacephotos-it-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "spacephotos-it-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withServer { server in
             let client = server.client
@@ -304,16 +337,27 @@ final class ManualDate: Sendable {
 
 /// Any JSON value, for checking a document's raw shape.
 enum JSONValue: Decodable, Equatable, Sendable {
-    case string(String), number(Double), bool(Bool), null
-    case array([JSONValue]), object([String: JSONValue])
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 }

@@ -30,12 +30,14 @@ struct PNGInspector {
             guard offset + 12 + length <= file.count else { throw Failure.truncated }
             let typeBytes = Array(file[(offset + 4)..<(offset + 8)])
             let data = Array(file[(offset + 8)..<(offset + 8 + length)])
-            chunks.append(Chunk(
-                type: String(decoding: typeBytes, as: UTF8.self),
-                data: data,
-                storedCRC: Self.bigEndian(file, at: offset + 8 + length),
-                computedCRC: Self.crc32(typeBytes + data)
-            ))
+            chunks.append(
+                Chunk(
+                    type: String(decoding: typeBytes, as: UTF8.self),
+                    data: data,
+                    storedCRC: Self.bigEndian(file, at: offset + 8 + length),
+                    computedCRC: Self.crc32(typeBytes + data)
+                )
+            )
             offset += 12 + length
         }
         self.chunks = chunks
@@ -44,7 +46,10 @@ struct PNGInspector {
     /// IHDR's width, height, bit depth and colour type.
     var header: (width: Int, height: Int, bitDepth: Int, colorType: Int)? {
         guard let ihdr = chunks.first, ihdr.type == "IHDR", ihdr.data.count == 13 else { return nil }
-        return (Int(Self.bigEndian(ihdr.data, at: 0)), Int(Self.bigEndian(ihdr.data, at: 4)), Int(ihdr.data[8]), Int(ihdr.data[9]))
+        return (
+            Int(Self.bigEndian(ihdr.data, at: 0)), Int(Self.bigEndian(ihdr.data, at: 4)), Int(ihdr.data[8]),
+            Int(ihdr.data[9])
+        )
     }
 
     // MARK: Checksum, as the spec states it

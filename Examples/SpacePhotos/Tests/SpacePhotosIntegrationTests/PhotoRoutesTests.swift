@@ -27,7 +27,11 @@ struct PhotoRoutesTests {
     /// Noon UTC on 2024-03-15, so "today" does not move during a test.
     static let fixedNow = Date(timeIntervalSince1970: 1_710_504_000)
 
-    static func photo(_ date: String, on server: RunningServer, query: [URLQueryItem] = []) async throws -> Response<Data> {
+    static func photo(
+        _ date: String,
+        on server: RunningServer,
+        query: [URLQueryItem] = []
+    ) async throws -> Response<Data> {
         try await server.client.answer(.get("/photos", query: [URLQueryItem(name: "date", value: date)] + query))
     }
 
@@ -93,7 +97,10 @@ struct PhotoRoutesTests {
         }
     }
 
-    @Test(arguments: ["2024-3-15", "2024-02-30", "2023-02-29", "2024-13-01", "2024-00-10", "yesterday", "20240315", "2024-03-15T00:00", ""])
+    @Test(arguments: [
+        "2024-3-15", "2024-02-30", "2023-02-29", "2024-13-01", "2024-00-10", "yesterday", "20240315",
+        "2024-03-15T00:00", "",
+    ])
     func aMalformedDateIsABadRequest(date: String) async throws {
         try await withServer { server in
             let response = try await Self.photo(date, on: server)
@@ -137,7 +144,11 @@ struct PhotoRoutesTests {
     @Test(arguments: [400, 404, 418, 500, 503])
     func theFailKnobAnswersThatStatusWithAJSONError(status: Int) async throws {
         try await withServer { server in
-            let response = try await Self.photo("2024-03-15", on: server, query: [URLQueryItem(name: "fail", value: "\(status)")])
+            let response = try await Self.photo(
+                "2024-03-15",
+                on: server,
+                query: [URLQueryItem(name: "fail", value: "\(status)")]
+            )
             #expect(response.status.code == status)
             #expect(response.headerFields[.contentType]?.hasPrefix("application/json") == true)
             #expect(response.serverError != nil)
@@ -146,17 +157,32 @@ struct PhotoRoutesTests {
 
     @Test func theDelayKnobStillAnswersAndIsBounded() async throws {
         try await withServer { server in
-            let delayed = try await Self.photo("2024-03-15", on: server, query: [URLQueryItem(name: "delay", value: "20")])
+            let delayed = try await Self.photo(
+                "2024-03-15",
+                on: server,
+                query: [URLQueryItem(name: "delay", value: "20")]
+            )
             #expect(delayed.status == .ok)
-            for (name, value) in [("delay", "10001"), ("delay", "-1"), ("fail", "200"), ("fail", "600"), ("fail", "yes")] {
-                let response = try await Self.photo("2024-03-15", on: server, query: [URLQueryItem(name: name, value: value)])
+            for (name, value) in [
+                ("delay", "10001"), ("delay", "-1"), ("fail", "200"), ("fail", "600"), ("fail", "yes"),
+            ] {
+                let response = try await Self.photo(
+                    "2024-03-15",
+                    on: server,
+                    query: [URLQueryItem(name: name, value: value)]
+                )
                 #expect(response.status == .badRequest, "\(name)=\(value)")
             }
         }
     }
 
     static func dates(_ server: RunningServer, _ query: [String: String]) async throws -> Response<Data> {
-        try await server.client.answer(.get("/photos/dates", query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }))
+        try await server.client.answer(
+            .get(
+                "/photos/dates",
+                query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            )
+        )
     }
 
     @Test func datesAreDistinctInRangeAndFollowTheSeed() async throws {
@@ -180,7 +206,10 @@ struct PhotoRoutesTests {
         }
     }
 
-    @Test(arguments: [["count": "0"], ["count": "501"], ["count": "ten"], [:], ["count": "5", "seed": "-1"], ["count": "5", "seed": "x"]])
+    @Test(arguments: [
+        ["count": "0"], ["count": "501"], ["count": "ten"], [:], ["count": "5", "seed": "-1"],
+        ["count": "5", "seed": "x"],
+    ])
     func aBadDatesRequestIsABadRequest(query: [String: String]) async throws {
         try await withServer { server in
             let response = try await Self.dates(server, query)

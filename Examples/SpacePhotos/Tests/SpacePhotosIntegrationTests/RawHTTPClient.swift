@@ -65,8 +65,8 @@ enum RawHTTPClient {
     private static func parse(_ bytes: [UInt8]) throws -> Answer {
         let marker = Array("\r\n\r\n".utf8)
         guard bytes.count >= 4,
-              let end = (0...(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(marker) }),
-              let head = String(bytes: bytes[..<end], encoding: .utf8)
+            let end = (0...(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(marker) }),
+            let head = String(bytes: bytes[..<end], encoding: .utf8)
         else { throw Failure.malformedAnswer }
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst().split(separator: " ")
@@ -74,10 +74,14 @@ enum RawHTTPClient {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { throw Failure.malformedAnswer }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces
+            )
         }
         var body = Data(bytes[(end + 4)...])
-        if let length = headers["content-length"].flatMap({ Int($0) }), length <= body.count { body = body.prefix(length) }
+        if let length = headers["content-length"].flatMap({ Int($0) }), length <= body.count {
+            body = body.prefix(length)
+        }
         return Answer(status: status, headers: headers, body: body)
     }
 }

@@ -24,7 +24,9 @@ struct RefreshTokenIntegrationTests {
             #expect(member.id == User.ID(rawValue: astro.id))
 
             // The old token is spent.
-            let reuse = try await server.client.answer(.post("/auth/refresh", body: .json(["refreshToken": first.rawValue])))
+            let reuse = try await server.client.answer(
+                .post("/auth/refresh", body: .json(["refreshToken": first.rawValue]))
+            )
             #expect(reuse.status == .unauthorized)
             #expect(reuse.serverError?.code == "invalid_refresh_token")
         }
@@ -33,14 +35,18 @@ struct RefreshTokenIntegrationTests {
     @Test func reusingASpentTokenRevokesTheWholeChain() async throws {
         try await withServer { server in
             let api = AuthAPI(client: server.client)
-            let first = try #require(try await api.grant(for: User.ID(rawValue: astro.id), with: astro.password).refreshToken)
+            let first = try #require(
+                try await api.grant(for: User.ID(rawValue: astro.id), with: astro.password).refreshToken
+            )
             let second = try #require(try await api.refresh(first).refreshToken)
             // Someone replays the first token: the chain is compromised, so
             // the current token stops working too.
             await #expect(throws: LoginError.invalidCredentials) { try await api.refresh(first) }
             await #expect(throws: LoginError.invalidCredentials) { try await api.refresh(second) }
             // Another login starts a fresh chain.
-            let fresh = try #require(try await api.grant(for: User.ID(rawValue: astro.id), with: astro.password).refreshToken)
+            let fresh = try #require(
+                try await api.grant(for: User.ID(rawValue: astro.id), with: astro.password).refreshToken
+            )
             _ = try await api.refresh(fresh)
         }
     }
@@ -71,7 +77,9 @@ struct RefreshTokenIntegrationTests {
             $0.now = { clock.now }
         }) { server in
             let api = AuthAPI(client: server.client)
-            let token = try #require(try await api.grant(for: User.ID(rawValue: astro.id), with: astro.password).refreshToken)
+            let token = try #require(
+                try await api.grant(for: User.ID(rawValue: astro.id), with: astro.password).refreshToken
+            )
             clock.advance(by: 599)
             let next = try #require(try await api.refresh(token).refreshToken)
             clock.advance(by: 601)
@@ -82,13 +90,19 @@ struct RefreshTokenIntegrationTests {
     @Test func badRefreshRequestsGetJSONErrors() async throws {
         try await withServer { server in
             for token in ["", "not-a-token", String(repeating: "a", count: 10_000)] {
-                let response = try await server.client.answer(.post("/auth/refresh", body: .json(["refreshToken": token])))
+                let response = try await server.client.answer(
+                    .post("/auth/refresh", body: .json(["refreshToken": token]))
+                )
                 #expect(response.status == .unauthorized)
                 #expect(response.serverError?.code == "invalid_refresh_token")
             }
-            let wrongType = try await server.client.answer(.post("/auth/refresh", body: .data(Data(#"{"refreshToken": 7}"#.utf8), contentType: "application/json")))
+            let wrongType = try await server.client.answer(
+                .post("/auth/refresh", body: .data(Data(#"{"refreshToken": 7}"#.utf8), contentType: "application/json"))
+            )
             #expect(wrongType.status == .badRequest)
-            let missing = try await server.client.answer(.post("/auth/refresh", body: .data(Data("{}".utf8), contentType: "application/json")))
+            let missing = try await server.client.answer(
+                .post("/auth/refresh", body: .data(Data("{}".utf8), contentType: "application/json"))
+            )
             #expect(missing.status == .badRequest)
         }
     }

@@ -25,9 +25,18 @@ struct SessionRefreshIntegrationTests {
             refreshTokenFile: directory.url.appendingPathComponent("refresh-token.json"),
             authAPI: authAPI
         )
-        let authed = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport(), middleware: [BearerAuthentication(provider: tokens)])
+        let authed = HTTPClient(
+            baseURL: server.baseURL,
+            transport: URLSessionTransport(),
+            middleware: [BearerAuthentication(provider: tokens)]
+        )
         let members = MemberAPI(client: authed)
-        return Session(tokens: tokens, auth: AuthService(authAPI: authAPI, memberAPI: members, tokens: tokens), members: members, directory: directory)
+        return Session(
+            tokens: tokens,
+            auth: AuthService(authAPI: authAPI, memberAPI: members, tokens: tokens),
+            members: members,
+            directory: directory
+        )
     }
 
     @Test func aRejectedTokenIsRefreshedOnceForConcurrentRequests() async throws {
@@ -61,7 +70,9 @@ struct SessionRefreshIntegrationTests {
             await #expect {
                 try await session.members.me()
             } throws: { error in
-                guard case let .authenticationFailed(.refreshFailed(underlying)) = error as? HTTPClientError else { return false }
+                guard case let .authenticationFailed(.refreshFailed(underlying)) = error as? HTTPClientError else {
+                    return false
+                }
                 return underlying as? LoginError == .invalidCredentials
             }
         }

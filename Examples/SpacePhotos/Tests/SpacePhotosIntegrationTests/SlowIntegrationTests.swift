@@ -13,7 +13,9 @@ struct SlowIntegrationTests {
         try await withServer { server in
             let clock = ContinuousClock()
             let start = clock.now
-            let answer = try await server.client.send(Request<Answer>.get("/slow", query: [URLQueryItem(name: "ms", value: "50")])).value
+            let answer = try await server.client.send(
+                Request<Answer>.get("/slow", query: [URLQueryItem(name: "ms", value: "50")])
+            ).value
             #expect(answer.milliseconds == 50)
             #expect(clock.now - start >= .milliseconds(50))
         }

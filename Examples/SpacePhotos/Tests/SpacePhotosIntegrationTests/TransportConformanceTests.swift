@@ -55,7 +55,12 @@ struct TransportConformanceTests {
         var sha256: String
     }
 
-    func client(_ server: RunningServer, _ transport: any HTTPTransport, configure: (inout HTTPClient.Configuration) -> Void = { _ in }, middleware: [any HTTPMiddleware] = []) -> HTTPClient {
+    func client(
+        _ server: RunningServer,
+        _ transport: any HTTPTransport,
+        configure: (inout HTTPClient.Configuration) -> Void = { _ in },
+        middleware: [any HTTPMiddleware] = []
+    ) -> HTTPClient {
         var configuration = HTTPClient.Configuration(baseURL: server.baseURL)
         configure(&configuration)
         return HTTPClient(configuration: configuration, transport: transport, middleware: middleware)
@@ -69,7 +74,9 @@ struct TransportConformanceTests {
     func getsAndDecodesJSON(_ kind: TransportKind) async throws {
         try await withServer { server in
             try await kind.with { transport in
-                let response = try await client(server, transport).send(Request<[Item]>.get("/json/items", query: [.init(name: "count", value: "3")]))
+                let response = try await client(server, transport).send(
+                    Request<[Item]>.get("/json/items", query: [.init(name: "count", value: "3")])
+                )
                 #expect(response.value.map(\.id) == [1, 2, 3])
                 #expect(response.headerFields[.contentType]?.hasPrefix("application/json") == true)
                 #expect(response.metrics.bytesReceived == response.body.count)
@@ -106,11 +113,15 @@ struct TransportConformanceTests {
                 let file = directory.url.appendingPathComponent("upload.bin")
                 try payload.write(to: file)
                 let progress = LockedValue<[TransferProgress]>([])
-                let fromFile = try await client.upload(Request<UploadReceipt>.post("/uploads", body: .file(file))) { updates in
+                let fromFile = try await client.upload(Request<UploadReceipt>.post("/uploads", body: .file(file))) {
+                    updates in
                     for await update in updates { progress.withLock { $0.append(update) } }
                 }
                 #expect(fromFile.value.sha256 == fromData.value.sha256)
-                #expect(progress.current.last == TransferProgress(completedBytes: Int64(payload.count), totalBytes: Int64(payload.count)))
+                #expect(
+                    progress.current.last
+                        == TransferProgress(completedBytes: Int64(payload.count), totalBytes: Int64(payload.count))
+                )
             }
         }
     }
@@ -118,7 +129,11 @@ struct TransportConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func uploadsAMultipartForm(_ kind: TransportKind) async throws {
         struct Receipt: Decodable {
-            struct Part: Decodable { var name: String; var filename: String?; var bytes: Int }
+            struct Part: Decodable {
+                var name: String
+                var filename: String?
+                var bytes: Int
+            }
             var parts: [Part]?
         }
         try await withServer { server in
@@ -126,7 +141,9 @@ struct TransportConformanceTests {
                 let form = MultipartForm()
                     .field("title", "Pillars of Creation")
                     .data("photo", Data(repeating: 7, count: 5_000), filename: "pillars.png", contentType: "image/png")
-                let receipt = try await client(server, transport).send(Request<Receipt>.post("/uploads", body: .multipart(form)))
+                let receipt = try await client(server, transport).send(
+                    Request<Receipt>.post("/uploads", body: .multipart(form))
+                )
                 #expect(receipt.status == .created)
                 let parts = try #require(receipt.value.parts)
                 #expect(parts.map(\.name) == ["title", "photo"])
@@ -142,7 +159,10 @@ struct TransportConformanceTests {
                 let directory = try TemporaryDirectory()
                 let destination = directory.url.appendingPathComponent("1MiB.bin")
                 let progress = LockedValue<[TransferProgress]>([])
-                let response = try await client(server, transport).download(Request<Void>.get("/downloads/1MiB.bin"), to: destination) { updates in
+                let response = try await client(server, transport).download(
+                    Request<Void>.get("/downloads/1MiB.bin"),
+                    to: destination
+                ) { updates in
                     for await update in updates { progress.withLock { $0.append(update) } }
                 }
                 let written = try Data(contentsOf: destination)
@@ -174,7 +194,9 @@ struct TransportConformanceTests {
     func streamsNDJSONEvents(_ kind: TransportKind) async throws {
         try await withServer { server in
             try await kind.with { transport in
-                let response = try await client(server, transport).stream(Request<Void>.get("/events", query: [.init(name: "count", value: "12")]))
+                let response = try await client(server, transport).stream(
+                    Request<Void>.get("/events", query: [.init(name: "count", value: "12")])
+                )
                 #expect(response.head.headerFields[.contentType]?.hasPrefix("application/x-ndjson") == true)
                 var events: [PhotoMetadata] = []
                 for try await event in response.body.jsonLines(of: PhotoMetadata.self) { events.append(event) }
@@ -187,7 +209,10 @@ struct TransportConformanceTests {
     func streamsServerSentEvents(_ kind: TransportKind) async throws {
         try await withServer { server in
             try await kind.with { transport in
-                let request = Request<Void>.get("/events", query: [.init(name: "count", value: "5"), .init(name: "format", value: "sse")])
+                let request = Request<Void>.get(
+                    "/events",
+                    query: [.init(name: "count", value: "5"), .init(name: "format", value: "sse")]
+                )
                 let response = try await client(server, transport).stream(request)
                 var updates: [PhotoMetadata] = []
                 for try await event in response.body.serverSentEvents() {
@@ -236,7 +261,9 @@ struct TransportConformanceTests {
                 // An immediate clock: the test checks the retries, not the waiting.
                 let retry = RetryMiddleware(policy: RetryPolicy(maximumAttempts: 4), clock: ImmediateClock())
                 let client = client(server, transport, middleware: [retry])
-                let response = try await client.send(Request<Flaky>.get("/flaky/\(kind)", query: [.init(name: "failures", value: "2")]))
+                let response = try await client.send(
+                    Request<Flaky>.get("/flaky/\(kind)", query: [.init(name: "failures", value: "2")])
+                )
                 #expect(response.value.attempts == 3)
             }
         }
@@ -248,7 +275,9 @@ struct TransportConformanceTests {
         try await withServer { server in
             try await kind.with { transport in
                 let basic = BasicAuthentication(username: "astro", password: "stardust-42")
-                let profile = try await client(server, transport, middleware: [basic]).send(Request<Profile>.get("/basic/profile"))
+                let profile = try await client(server, transport, middleware: [basic]).send(
+                    Request<Profile>.get("/basic/profile")
+                )
                 #expect(profile.value.id == "astro")
             }
         }
@@ -266,10 +295,13 @@ struct TransportConformanceTests {
                 await #expect {
                     try await client(server, transport).send(Request<Profile>.get("/basic/profile"))
                 } throws: { error in
-                    (error as? HTTPClientError)?.responseHead?.headerFields[.wwwAuthenticate]?.hasPrefix("Basic") == true
+                    (error as? HTTPClientError)?.responseHead?.headerFields[.wwwAuthenticate]?.hasPrefix("Basic")
+                        == true
                 }
                 let basic = BasicAuthentication(username: "astro", password: "stardust-42", sends: .afterChallenge)
-                let profile = try await client(server, transport, middleware: [basic]).send(Request<Profile>.get("/basic/profile"))
+                let profile = try await client(server, transport, middleware: [basic]).send(
+                    Request<Profile>.get("/basic/profile")
+                )
                 #expect(profile.value.id == "astro")
             }
         }
@@ -282,14 +314,20 @@ struct TransportConformanceTests {
             try await kind.with { transport in
                 let client = client(server, transport)
                 await #expect {
-                    try await client.send(Request<Void>.get("/slow", query: [.init(name: "ms", value: "3000")]).timeout(.milliseconds(100)))
+                    try await client.send(
+                        Request<Void>.get("/slow", query: [.init(name: "ms", value: "3000")]).timeout(
+                            .milliseconds(100)
+                        )
+                    )
                 } throws: { error in
                     guard case .timedOut = error as? HTTPClientError else { return false }
                     return true
                 }
                 try await events.first(containing: "Slow answer: waiting")
 
-                let call = Task { try await client.send(Request<Void>.get("/slow", query: [.init(name: "ms", value: "10000")])) }
+                let call = Task {
+                    try await client.send(Request<Void>.get("/slow", query: [.init(name: "ms", value: "10000")]))
+                }
                 // Cancelled once the server has it, not before it is sent.
                 try await events.first(containing: "Slow answer: waiting")
                 call.cancel()
@@ -328,7 +366,11 @@ struct TransportConformanceTests {
                             let point = CancellationPoint.allCases.randomElement(using: &generator) ?? .never
                             let yields = Int.random(in: 0..<200, using: &generator)
                             let (handOvers, reporter) = AsyncStream.makeStream(of: Void.self)
-                            let client = client(server, transport, middleware: [RecordingMiddleware { _ in reporter.yield() }])
+                            let client = client(
+                                server,
+                                transport,
+                                middleware: [RecordingMiddleware { _ in reporter.yield() }]
+                            )
                             let request = Task {
                                 defer { reporter.finish() }
                                 if point == .beforeSending { withUnsafeCurrentTask { $0?.cancel() } }

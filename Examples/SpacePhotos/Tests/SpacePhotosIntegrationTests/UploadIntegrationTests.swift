@@ -63,33 +63,43 @@ struct UploadIntegrationTests {
             body += Data("preamble, ignored\r\n--\(boundary)\r\n".utf8)
             body += Data("Content-Disposition: form-data; name=\"title\"\r\n\r\nPillars of Creation\r\n".utf8)
             body += Data("--\(boundary)\r\n".utf8)
-            body += Data("Content-Disposition: form-data; name=\"photo\"; filename=\"pillars \\\"hd\\\".png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            body += Data(
+                "Content-Disposition: form-data; name=\"photo\"; filename=\"pillars \\\"hd\\\".png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8
+            )
             body += photo
             body += Data("\r\n--\(boundary)--\r\nepilogue, ignored".utf8)
 
-            let response = try await server.client.answer(.post(
-                "/uploads", body: .data(body, contentType: "multipart/form-data; boundary=\"\(boundary)\"")
-            ))
+            let response = try await server.client.answer(
+                .post(
+                    "/uploads",
+                    body: .data(body, contentType: "multipart/form-data; boundary=\"\(boundary)\"")
+                )
+            )
             #expect(response.status == .created)
             let receipt = try response.decoded(as: Receipt.self)
             #expect(receipt.bytes == body.count)
             #expect(receipt.sha256 == Self.hex(body))
-            #expect(receipt.parts == [
-                Receipt.Part(name: "title", filename: nil, bytes: 19),
-                Receipt.Part(name: "photo", filename: "pillars \"hd\".png", bytes: photo.count),
-            ])
+            #expect(
+                receipt.parts == [
+                    Receipt.Part(name: "title", filename: nil, bytes: 19),
+                    Receipt.Part(name: "photo", filename: "pillars \"hd\".png", bytes: photo.count),
+                ]
+            )
         }
     }
 
     @Test(arguments: [
-        ("multipart/form-data", "--x\r\n\r\nbody\r\n--x--"),                                   // no boundary parameter
+        ("multipart/form-data", "--x\r\n\r\nbody\r\n--x--"),  // no boundary parameter
         ("multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nbody"),  // never closed
-        ("multipart/form-data; boundary=x", "--xJUNK\r\n\r\nbody\r\n--x--"),                   // garbage after a boundary
-        ("multipart/form-data; boundary=x", "--x\r\nno colon here\r\n\r\nbody\r\n--x--"),     // a broken header line
+        ("multipart/form-data; boundary=x", "--xJUNK\r\n\r\nbody\r\n--x--"),  // garbage after a boundary
+        ("multipart/form-data; boundary=x", "--x\r\nno colon here\r\n\r\nbody\r\n--x--"),  // a broken header line
     ])
     func aMalformedMultipartBodyIsABadRequest(contentType: String, body: String) async throws {
         try await withServer { server in
-            let response = try await server.client.answer(.post("/uploads", body: .data(Data(body.utf8), contentType: contentType)))
+            let response = try await server.client.answer(
+                .post("/uploads", body: .data(Data(body.utf8), contentType: contentType))
+            )
             #expect(response.status == .badRequest)
             #expect(response.serverError?.code == "bad_request")
         }

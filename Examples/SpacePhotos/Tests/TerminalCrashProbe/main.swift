@@ -5,12 +5,13 @@
 //   TerminalCrashProbe trap    a Swift runtime trap (fatalError: SIGILL or SIGTRAP)
 //   TerminalCrashProbe abort   abort() (SIGABRT)
 
+import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TerminalUI
 
 let how = CommandLine.arguments.dropFirst().first ?? "trap"
 let session = try TerminalSession()

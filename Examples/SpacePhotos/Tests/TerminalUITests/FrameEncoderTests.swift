@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite("FrameEncoder")
@@ -15,7 +16,10 @@ struct FrameEncoderTests {
         buffer.write("a c", at: 0, 0)
         buffer.write("d", at: 3, 1, style: .bold)
         buffer.write(" ", at: 0, 1, style: .reverse)  // a space with a style is not blank
-        #expect(visible(encoder.encode(buffer, over: nil)) == "␛[?2026h␛[0m␛[H␛[2Ja␛[1;3Hc␛[2;1H␛[0;7m ␛[2;4H␛[0;1md␛[0m␛[?2026l")
+        #expect(
+            visible(encoder.encode(buffer, over: nil))
+                == "␛[?2026h␛[0m␛[H␛[2Ja␛[1;3Hc␛[2;1H␛[0;7m ␛[2;4H␛[0;1md␛[0m␛[?2026l"
+        )
     }
 
     @Test func anUnchangedFrameWritesNothing() {
@@ -49,8 +53,10 @@ struct FrameEncoderTests {
         var after = ScreenBuffer(width: 2, height: 1)
         after.write("x", at: 0, 0, style: CellStyle(foreground: .rgb(255, 0, 0), background: .rgb(128, 128, 128)))
         let indexed = FrameEncoder(colors: .indexed256)
-        #expect(visible(indexed.encode(after, over: ScreenBuffer(width: 2, height: 1)))
-            == "␛[?2026h␛[1;1H␛[38;5;196;48;5;244mx␛[0m␛[?2026l")
+        #expect(
+            visible(indexed.encode(after, over: ScreenBuffer(width: 2, height: 1)))
+                == "␛[?2026h␛[1;1H␛[38;5;196;48;5;244mx␛[0m␛[?2026l"
+        )
         #expect(TerminalColor.nearestIndexed(red: 0, green: 0, blue: 0) == 16)
         #expect(TerminalColor.nearestIndexed(red: 255, green: 255, blue: 255) == 231)
         #expect(TerminalColor.nearestIndexed(red: 95, green: 135, blue: 175) == 67)

@@ -2,6 +2,7 @@ import BaselineConcurrency
 import Clocks
 import Observation
 import Testing
+
 @testable import TerminalUI
 
 /// A terminal in memory: frames are collected, and a test awaits each write.
@@ -126,7 +127,13 @@ struct RenderLoopTests {
     func aKeyIsAnsweredAtOnceWhileOtherChangesWaitForTheFrameBoundary() async {
         let program = CounterProgram(model: model)
         // An hour between frames: only a frame that skips the wait can come.
-        let loop = RenderLoop(program: program, output: terminal, events: events, clock: clock, frameInterval: .seconds(3_600))
+        let loop = RenderLoop(
+            program: program,
+            output: terminal,
+            events: events,
+            clock: clock,
+            frameInterval: .seconds(3_600)
+        )
         let running = Task { await loop.run() }
         var writes = terminal.writes.makeAsyncIterator()
         _ = await writes.next()

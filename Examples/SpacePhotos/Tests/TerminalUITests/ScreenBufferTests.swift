@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite("ScreenBuffer")
@@ -21,9 +22,14 @@ struct ScreenBufferTests {
         TextWidth.prepareLocale()
         var checked = 0
         for value in 0x2000..<0x10000 {
-            guard let scalar = Unicode.Scalar(value), let width = TextWidth.unambiguousWidth(of: scalar) else { continue }
+            guard let scalar = Unicode.Scalar(value), let width = TextWidth.unambiguousWidth(of: scalar) else {
+                continue
+            }
             checked += 1
-            #expect(width == TextWidth.queriedWidth(Character(scalar)), "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(
+                width == TextWidth.queriedWidth(Character(scalar)),
+                "U+\(String(value, radix: 16, uppercase: true))"
+            )
             #expect(!scalar.properties.isEmoji, "U+\(String(value, radix: 16, uppercase: true))")
         }
         #expect(checked > 30_000)

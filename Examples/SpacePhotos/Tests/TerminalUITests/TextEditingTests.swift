@@ -1,10 +1,17 @@
 import Testing
+
 @testable import TerminalUI
 
 @Suite("TextEditing")
 struct TextEditingTests {
-    func type(_ events: [InputEvent], into text: String = "", cursor: Int? = nil, limit: Int = .max)
-        -> (text: String, cursor: Int, results: [TextEditing.Result]) {
+    func type(
+        _ events: [InputEvent],
+        into text: String = "",
+        cursor: Int? = nil,
+        limit: Int = .max
+    )
+        -> (text: String, cursor: Int, results: [TextEditing.Result])
+    {
         var text = text
         var cursor = cursor ?? text.count
         let results = events.map { TextEditing.apply($0, to: &text, cursor: &cursor, limit: limit) }
@@ -12,7 +19,11 @@ struct TextEditingTests {
     }
 
     @Test func typingInsertsAtTheCursor() {
-        let edited = type([.key(.character("X")), .key(.left), .key(.left), .key(.character("日"))], into: "abc", cursor: 1)
+        let edited = type(
+            [.key(.character("X")), .key(.left), .key(.left), .key(.character("日"))],
+            into: "abc",
+            cursor: 1
+        )
         #expect(edited.text == "日aXbc")
         #expect(edited.cursor == 1)
     }
@@ -35,7 +46,9 @@ struct TextEditingTests {
     }
 
     @Test func keysThatAreNotEditingAreIgnored() {
-        #expect(type([.key(.enter), .key(.up), .key(.character("c"), .control)]).results == [.ignored, .ignored, .ignored])
+        #expect(
+            type([.key(.enter), .key(.up), .key(.character("c"), .control)]).results == [.ignored, .ignored, .ignored]
+        )
     }
 
     @Test func aTypedCombiningMarkJoinsItsCharacterAndTheCursorStaysRight() {

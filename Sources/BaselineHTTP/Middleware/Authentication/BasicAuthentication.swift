@@ -55,7 +55,11 @@ public struct BasicAuthentication: HTTPMiddleware {
     }
 
     /// Adds the Basic credentials to `request`, at once or after a challenge, as configured.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         guard request.headerFields[.authorization] == nil, authenticates(request) else {
             return try await next(request, body)
         }
@@ -67,7 +71,7 @@ public struct BasicAuthentication: HTTPMiddleware {
         case .afterChallenge:
             let (response, responseBody) = try await next(request, body)
             guard response.status == .unauthorized, body.isReplayable,
-                  Self.offersBasic(response.headerFields[values: .wwwAuthenticate])
+                Self.offersBasic(response.headerFields[values: .wwwAuthenticate])
             else { return (response, responseBody) }
             await responseBody.releaseUnread()
             return try await next(authorized, body)

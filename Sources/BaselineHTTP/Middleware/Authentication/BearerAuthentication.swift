@@ -52,9 +52,13 @@ public struct BearerAuthentication: HTTPMiddleware {
     }
 
     /// Adds the bearer token to `request` and, after a 401, sends it once more with a refreshed token.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         guard request.headerFields[.authorization] == nil, authenticates(request),
-              let token = try await currentToken()
+            let token = try await currentToken()
         else { return try await next(request, body) }
 
         let (response, responseBody) = try await next(Self.request(request, bearing: token), body)

@@ -78,7 +78,11 @@ public struct ResponseCache: HTTPMiddleware {
     }
 
     /// Answers `request` from the cache when it can, revalidates stale entries, and stores what may be stored.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let key = Self.key(for: request)
         guard request.method == .get else {
             let (response, responseBody) = try await next(request, body)
@@ -89,7 +93,8 @@ public struct ResponseCache: HTTPMiddleware {
         }
         let directives = CacheControl(request.headerFields)
         let fields = request.headerFields
-        guard !directives.noStore, fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil, fields[.range] == nil else {
+        guard !directives.noStore, fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil, fields[.range] == nil
+        else {
             return try await next(request, body)
         }
 

@@ -50,7 +50,11 @@ public struct RequestCoalescing: HTTPMiddleware {
     }
 
     /// Sends `request`, or waits for an identical one already in flight and shares its response.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         guard request.method == .get || request.method == .head, body == nil || body?.knownLength == 0 else {
             return try await next(request, body)
         }

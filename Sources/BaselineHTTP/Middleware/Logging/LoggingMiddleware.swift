@@ -53,27 +53,39 @@ public struct LoggingMiddleware: HTTPMiddleware {
     }
 
     /// Logs `request`, passes it on, and logs the response or the error.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let id = counter.withLock { count -> Int in
             count += 1
             return count
         }
         let summary = "\(request.method) \(redaction.url(request.urlText))"
-        logger.log(level: requestLevel, "→ \(summary)", metadata: [
-            "http.id": "\(id)",
-            "http.request.headers": .array(redaction.lines(for: request.headerFields).map { .string($0) }),
-        ])
+        logger.log(
+            level: requestLevel,
+            "→ \(summary)",
+            metadata: [
+                "http.id": "\(id)",
+                "http.request.headers": .array(redaction.lines(for: request.headerFields).map { .string($0) }),
+            ]
+        )
         let clock = ContinuousClock()
         let start = clock.now
         do {
             let (response, responseBody) = try await next(request, body)
             let elapsed = milliseconds(start.duration(to: clock.now))
-            logger.log(level: responseLevel, "← \(response.status.code) \(summary) (\(elapsed) ms)", metadata: [
-                "http.id": "\(id)",
-                "http.status": "\(response.status.code)",
-                "http.duration_ms": "\(elapsed)",
-                "http.response.headers": .array(redaction.lines(for: response.headerFields).map { .string($0) }),
-            ])
+            logger.log(
+                level: responseLevel,
+                "← \(response.status.code) \(summary) (\(elapsed) ms)",
+                metadata: [
+                    "http.id": "\(id)",
+                    "http.status": "\(response.status.code)",
+                    "http.duration_ms": "\(elapsed)",
+                    "http.response.headers": .array(redaction.lines(for: response.headerFields).map { .string($0) }),
+                ]
+            )
             return (response, responseBody)
         } catch {
             let elapsed = milliseconds(start.duration(to: clock.now))

@@ -57,7 +57,11 @@ public struct RetryMiddleware: HTTPMiddleware {
     }
 
     /// Sends `request`, and again after a retryable failure while the policy allows.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let mayRetry = policy.retryableMethods.contains(request.method) && body.isReplayable
         var attempt = 1
         while true {
@@ -65,8 +69,8 @@ public struct RetryMiddleware: HTTPMiddleware {
             do {
                 let (response, responseBody) = try await next(request, body)
                 guard mayRetry, attempt < policy.maximumAttempts,
-                      policy.retryableStatuses.contains(response.status.code),
-                      let wait = self.delay(beforeRetry: attempt, after: response)
+                    policy.retryableStatuses.contains(response.status.code),
+                    let wait = self.delay(beforeRetry: attempt, after: response)
                 else { return (response, responseBody) }
                 await responseBody.releaseUnread()
                 delay = wait
@@ -74,7 +78,7 @@ public struct RetryMiddleware: HTTPMiddleware {
                 // A transport may report a cancelled task in its own words.
                 if Task.isCancelled, !(error is CancellationError) { throw CancellationError() }
                 guard mayRetry, attempt < policy.maximumAttempts, policy.isRetryable(error),
-                      let wait = self.delay(beforeRetry: attempt, after: (error as? HTTPClientError)?.responseHead)
+                    let wait = self.delay(beforeRetry: attempt, after: (error as? HTTPClientError)?.responseHead)
                 else { throw error }
                 delay = wait
             }

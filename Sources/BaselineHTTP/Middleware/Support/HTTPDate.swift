@@ -36,15 +36,21 @@ enum HTTPDate {
     /// The moment the fields name. Each field is ASCII digits of the width
     /// the grammar gives (`Int` alone would take `+9`, `-1` or `7` for a
     /// two-digit field), and the day must exist in its month.
-    private static func date(day: String, month: String, year: String, time: String, dayWidths: ClosedRange<Int> = 2...2) -> Date? {
+    private static func date(
+        day: String,
+        month: String,
+        year: String,
+        time: String,
+        dayWidths: ClosedRange<Int> = 2...2
+    ) -> Date? {
         let clock = time.split(separator: ":", omittingEmptySubsequences: false)
         guard let day = number(day, widths: dayWidths),
-              let month = months.firstIndex(of: month.lowercased()).map({ $0 + 1 }),
-              let year = number(year, widths: 4...4),
-              clock.count == 3, let hour = number(clock[0], widths: 2...2), let minute = number(clock[1], widths: 2...2),
-              let second = number(clock[2], widths: 2...2),
-              (1...daysIn(month: month, year: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            let month = months.firstIndex(of: month.lowercased()).map({ $0 + 1 }),
+            let year = number(year, widths: 4...4),
+            clock.count == 3, let hour = number(clock[0], widths: 2...2), let minute = number(clock[1], widths: 2...2),
+            let second = number(clock[2], widths: 2...2),
+            (1...daysIn(month: month, year: year)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
@@ -53,7 +59,9 @@ enum HTTPDate {
 
     /// The value of `text` when it is only ASCII digits, as many as `widths` allows.
     private static func number(_ text: some StringProtocol, widths: ClosedRange<Int>) -> Int? {
-        guard widths.contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+        guard widths.contains(text.utf8.count),
+            text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else {
             return nil
         }
         return Int(text)

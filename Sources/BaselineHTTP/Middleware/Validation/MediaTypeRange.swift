@@ -19,7 +19,9 @@ public struct MediaTypeRange: Sendable, Hashable, CustomStringConvertible, Expre
         let scalars = text.unicodeScalars
         let essence = scalars.prefix { $0 != ";" }
         guard let slash = essence.firstIndex(of: "/") else { return nil }
-        guard let type = Self.token(essence[..<slash]), let subtype = Self.token(essence[essence.index(after: slash)...]) else {
+        guard let type = Self.token(essence[..<slash]),
+            let subtype = Self.token(essence[essence.index(after: slash)...])
+        else {
             return nil
         }
         self.type = type
@@ -30,7 +32,9 @@ public struct MediaTypeRange: Sendable, Hashable, CustomStringConvertible, Expre
     /// left is a non-empty token.
     private static func token(_ scalars: Substring.UnicodeScalarView) -> String? {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else {
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }),
+            let end = scalars.lastIndex(where: { !isSpace($0) })
+        else {
             return nil
         }
         let trimmed = scalars[start...end]

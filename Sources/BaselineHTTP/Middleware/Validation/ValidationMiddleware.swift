@@ -51,16 +51,21 @@ public struct ValidationMiddleware: HTTPMiddleware {
     }
 
     /// Sends `request` and throws for a response whose status or content type is not acceptable.
-    public func intercept(_ request: HTTPRequest, body: HTTPBody?, next: @escaping Next) async throws -> (HTTPResponse, HTTPBody) {
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let (response, responseBody) = try await next(request, body)
         if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status.code) {
             throw HTTPClientError.unacceptableStatus(response, body: try await errorDocument(responseBody))
         }
         if !acceptableContentTypes.isEmpty, hasContent(response, body: responseBody, request: request) {
             let contentType = response.headerFields[.contentType]
-            let accepted = contentType.map { value in
-                acceptableContentTypes.contains { $0.matches(value, allowingSuffix: allowsStructuredSyntaxSuffix) }
-            } ?? false
+            let accepted =
+                contentType.map { value in
+                    acceptableContentTypes.contains { $0.matches(value, allowingSuffix: allowsStructuredSyntaxSuffix) }
+                } ?? false
             guard accepted else {
                 await responseBody.releaseUnread()
                 throw HTTPClientError.unacceptableContentType(contentType, response)

@@ -38,7 +38,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///   (AsyncHTTPClient's own default is 8, which halves throughput at 64
     ///   concurrent requests).
     public convenience init(maximumConnectionsPerHost: Int = 128, idleTimeout: TimeAmount = .seconds(60)) {
-        self.init(configuration: Self.configuration(maximumConnectionsPerHost: maximumConnectionsPerHost, idleTimeout: idleTimeout))
+        self.init(
+            configuration: Self.configuration(
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                idleTimeout: idleTimeout
+            )
+        )
     }
 
     /// A transport with its own AsyncHTTPClient made from `configuration`.
@@ -46,7 +51,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public init(configuration: AsyncHTTPClient.HTTPClient.Configuration) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
-        client = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        client = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
+            configuration: configuration
+        )
         ownsClient = true
     }
 
@@ -58,9 +66,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// The configuration ``init(maximumConnectionsPerHost:idleTimeout:)`` uses.
-    public static func configuration(maximumConnectionsPerHost: Int = 128, idleTimeout: TimeAmount = .seconds(60)) -> AsyncHTTPClient.HTTPClient.Configuration {
-        var configuration = AsyncHTTPClient.HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
-        configuration.connectionPool = .init(idleTimeout: idleTimeout, concurrentHTTP1ConnectionsPerHostSoftLimit: maximumConnectionsPerHost)
+    public static func configuration(
+        maximumConnectionsPerHost: Int = 128,
+        idleTimeout: TimeAmount = .seconds(60)
+    ) -> AsyncHTTPClient.HTTPClient.Configuration {
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            decompression: .disabled
+        )
+        configuration.connectionPool = .init(
+            idleTimeout: idleTimeout,
+            concurrentHTTP1ConnectionsPerHostSoftLimit: maximumConnectionsPerHost
+        )
         // A refused connection fails now, not after ten seconds of retries
         // against the connect timeout: retrying is the client's retry
         // middleware's decision.
@@ -100,7 +117,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             guard let name = HTTPField.Name(header.name) else { continue }
             fields.append(HTTPField(name: name, value: header.value))
         }
-        let head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
+        let head = HTTPResponse(
+            status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+            headerFields: fields
+        )
         let length = response.headers.first(name: "content-length").flatMap(Int.init)
         let chunks = response.body.map { buffer in Data(buffer.readableBytesView) }
         return (head, HTTPBody(ErrorMappingBody(base: chunks, server: authority), length: length))
@@ -118,10 +138,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
         }
         let sent = SentBytes()
-        return .stream(body.map { chunk in
-            progress(TransferProgress(completedBytes: sent.add(chunk.count), totalBytes: total))
-            return ByteBuffer(bytes: chunk)
-        }, length: length)
+        return .stream(
+            body.map { chunk in
+                progress(TransferProgress(completedBytes: sent.add(chunk.count), totalBytes: total))
+                return ByteBuffer(bytes: chunk)
+            },
+            length: length
+        )
     }
 }
 

@@ -12,7 +12,9 @@ import NIOPosix
 /// ``TransportFailure/underlying``.
 enum TransportErrorMapping {
     static func map(_ error: any Error, server: String) -> any Error {
-        if error is CancellationError || error is BaselineHTTP.HTTPClientError || error is TransportFailure { return error }
+        if error is CancellationError || error is BaselineHTTP.HTTPClientError || error is TransportFailure {
+            return error
+        }
         return TransportFailure(reason(for: error), server: server, underlying: error)
     }
 
@@ -21,12 +23,15 @@ enum TransportErrorMapping {
         case let error as NIOConnectionError:
             // Happy Eyeballs tried each address: the first failure says why.
             if let first = error.connectionErrors.first { return .cannotConnect(detail: detail(of: first.error)) }
-            if let dns = error.dnsAError ?? error.dnsAAAAError { return .cannotConnect(detail: "host not found: \(dns)") }
+            if let dns = error.dnsAError ?? error.dnsAAAAError {
+                return .cannotConnect(detail: "host not found: \(dns)")
+            }
             return .cannotConnect(detail: "no address to connect to")
         case let error as IOError where isConnectFailure(error.errnoCode):
             return .cannotConnect(detail: detail(of: error))
         case let error as IOError:
-            return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE ? .connectionLost : .other(detail: detail(of: error))
+            return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+                ? .connectionLost : .other(detail: detail(of: error))
         case let error as ChannelError:
             switch error {
             case .connectTimeout: return .timedOut

@@ -93,11 +93,13 @@ extension AppDependencies {
         var database = GRDB.Configuration()
         database.busyMode = .timeout(5)
         let todos = try await SQLiteDatabase.open(
-            at: dataDirectory.appendingPathComponent("todos.sqlite"), migrator: TodoSchema.migrator,
+            at: dataDirectory.appendingPathComponent("todos.sqlite"),
+            migrator: TodoSchema.migrator,
             configuration: database
         )
         let saved = try await SavedPhotoRepository.open(
-            at: dataDirectory.appendingPathComponent("saved.sqlite"), configuration: database
+            at: dataDirectory.appendingPathComponent("saved.sqlite"),
+            configuration: database
         )
         return AppDependencies(
             auth: auth,

@@ -103,15 +103,19 @@ public final class AppModel {
             }
         } catch is CancellationError {
             return
-        } catch where Self.isRefusal(error) {
+        } catch  where Self.isRefusal(error) {
             // The server refused the session (expired and not refreshable,
             // or revoked): forget it and log in again.
             try? await dependencies.logOut()
             showLogin(notice: "Your session has ended. Log in again.")
-        } catch where Self.isUnreachable(error) {
-            screen = .unavailable("The server cannot be reached (\(Self.reason(error))). Check that it runs, then retry.")
+        } catch  where Self.isUnreachable(error) {
+            screen = .unavailable(
+                "The server cannot be reached (\(Self.reason(error))). Check that it runs, then retry."
+            )
         } catch {
-            screen = .unavailable("The server could not check your session (\(ErrorMessage.line(for: error))). Retry in a moment.")
+            screen = .unavailable(
+                "The server could not check your session (\(ErrorMessage.line(for: error))). Retry in a moment."
+            )
         }
     }
 
@@ -192,7 +196,7 @@ public final class AppModel {
             switch error {
             case .transport, .timedOut: return true
             case let .authenticationFailed(.refreshFailed(underlying)),
-                 let .authenticationFailed(.tokenUnavailable(underlying)):
+                let .authenticationFailed(.tokenUnavailable(underlying)):
                 return isUnreachable(underlying)
             default: return false
             }

@@ -64,7 +64,10 @@ public struct AuthAPI: Sendable {
     ///
     /// - Throws: ``LoginError``, or `CancellationError` when the task is cancelled.
     public func grant(for id: User.ID, with password: String) async throws -> Grant {
-        let request = Request<TokenBody>.post("/auth/login", body: .json(LoginBody(id: id.rawValue, password: password)))
+        let request = Request<TokenBody>.post(
+            "/auth/login",
+            body: .json(LoginBody(id: id.rawValue, password: password))
+        )
         do {
             return Grant(try await client.send(request).value)
         } catch let error as HTTPClientError {

@@ -48,7 +48,12 @@ public actor AuthService: AuthServiceProtocol {
     }
 
     /// A service on the real endpoints, with the token sent by hand.
-    public init(authAPI: AuthAPI, memberAPI: MemberAPI, store: IDTokenStore, logger: Logger = Logger(label: "spacephotos.auth")) {
+    public init(
+        authAPI: AuthAPI,
+        memberAPI: MemberAPI,
+        store: IDTokenStore,
+        logger: Logger = Logger(label: "spacephotos.auth")
+    ) {
         self.init(logIn: authAPI.logIn(for:with:), member: memberAPI.me(token:), store: store, logger: logger)
     }
 
@@ -59,7 +64,12 @@ public actor AuthService: AuthServiceProtocol {
     /// - Parameters:
     ///   - authAPI: logs in (a client without the authentication middleware).
     ///   - memberAPI: a client with `BearerAuthentication(provider: tokens)`.
-    public init(authAPI: AuthAPI, memberAPI: MemberAPI, tokens: SessionTokens, logger: Logger = Logger(label: "spacephotos.auth")) {
+    public init(
+        authAPI: AuthAPI,
+        memberAPI: MemberAPI,
+        tokens: SessionTokens,
+        logger: Logger = Logger(label: "spacephotos.auth")
+    ) {
         self.performLogIn = { id, password in
             try await tokens.save(try await authAPI.grant(for: id, with: password))
         }

@@ -44,7 +44,12 @@ public struct LegacyAuthAPI: Sendable {
         let task = session.dataTask(with: request) { data, response, error in
             if let error {
                 let cancelled = (error as? URLError)?.code == .cancelled
-                completion(.failure(cancelled ? CancellationError() : LoginError.networkUnreachable(reason: ErrorMessage.line(for: error))))
+                completion(
+                    .failure(
+                        cancelled
+                            ? CancellationError() : LoginError.networkUnreachable(reason: ErrorMessage.line(for: error))
+                    )
+                )
                 return
             }
             guard let response = response as? HTTPURLResponse else {
@@ -53,10 +58,14 @@ public struct LegacyAuthAPI: Sendable {
             }
             guard response.statusCode == 200 else {
                 let retryAfter = response.value(forHTTPHeaderField: "Retry-After")
-                completion(.failure(LoginError(
-                    status: HTTPResponse.Status(code: response.statusCode),
-                    headerFields: retryAfter.map { [.retryAfter: $0] } ?? [:]
-                )))
+                completion(
+                    .failure(
+                        LoginError(
+                            status: HTTPResponse.Status(code: response.statusCode),
+                            headerFields: retryAfter.map { [.retryAfter: $0] } ?? [:]
+                        )
+                    )
+                )
                 return
             }
             guard let data, let body = try? JSONDecoder().decode(AuthAPI.TokenBody.self, from: data) else {

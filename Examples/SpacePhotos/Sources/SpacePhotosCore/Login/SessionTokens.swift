@@ -40,7 +40,12 @@ public actor SessionTokens: AccessTokenProvider {
     }
 
     /// Tokens refreshed through the server's `POST /auth/refresh`.
-    public init(idTokens: IDTokenStore, refreshTokenFile: URL, authAPI: AuthAPI, logger: Logger = Logger(label: "spacephotos.session")) {
+    public init(
+        idTokens: IDTokenStore,
+        refreshTokenFile: URL,
+        authAPI: AuthAPI,
+        logger: Logger = Logger(label: "spacephotos.session")
+    ) {
         self.init(idTokens: idTokens, refreshTokenFile: refreshTokenFile, refresh: authAPI.refresh(_:), logger: logger)
     }
 

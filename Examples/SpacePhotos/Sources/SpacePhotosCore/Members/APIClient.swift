@@ -32,7 +32,8 @@ public struct APIClient: Sendable {
     /// The builder's response, awaited.
     ///
     /// - Throws: ``APIClientError``, or `CancellationError`.
-    public func response<Response: Decodable & Sendable>(for builder: RequestBuilder<Response>) async throws -> Response {
+    public func response<Response: Decodable & Sendable>(for builder: RequestBuilder<Response>) async throws -> Response
+    {
         try await builder.executeWithIDToken().firstValue()
     }
 }

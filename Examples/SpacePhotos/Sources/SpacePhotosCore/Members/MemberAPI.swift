@@ -18,7 +18,9 @@ public struct MemberAPI: Sendable {
     /// - Throws: ``HTTPClientError`` (401 when the token is missing, forged or
     ///   expired), or `CancellationError`.
     public func me(token: IDToken) async throws -> User {
-        try await client.send(Request<User>.get("/members/me", headerFields: [.authorization: "Bearer \(token.rawValue)"])).value
+        try await client.send(
+            Request<User>.get("/members/me", headerFields: [.authorization: "Bearer \(token.rawValue)"])
+        ).value
     }
 
     /// The signed-in member, with the token the client's

@@ -49,7 +49,9 @@ public struct User: Identifiable, Sendable, Hashable, Codable {
             self.birthday = try Self.dateStyle.parse(text)
         } catch {
             throw DecodingError.dataCorruptedError(
-                forKey: .birthday, in: container, debugDescription: "Expected a yyyy-MM-dd date, got \(text)"
+                forKey: .birthday,
+                in: container,
+                debugDescription: "Expected a yyyy-MM-dd date, got \(text)"
             )
         }
     }

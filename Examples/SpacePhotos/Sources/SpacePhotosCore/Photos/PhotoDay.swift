@@ -27,11 +27,13 @@ public enum PhotoDay {
         }
         // No year 0: the calendar takes it as 1 BC and prints it as 0001.
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              year >= 1, (1...12).contains(month), day >= 1 else { return nil }
+            year >= 1, (1...12).contains(month), day >= 1
+        else { return nil }
         let components = DateComponents(year: year, month: month, day: day)
         // Rejects the 31st of a 30-day month: the calendar would roll it over.
         guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day else { return nil }
+            calendar.component(.day, from: date) == day
+        else { return nil }
         return date
     }
 

@@ -56,7 +56,8 @@ extension SpacePhoto: Codable {
         let day = try container.decode(String.self, forKey: .date)
         guard let date = PhotoDay.date(from: day) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .date, in: container,
+                forKey: .date,
+                in: container,
                 debugDescription: "Expected a date as yyyy-MM-dd, got \"\(day)\""
             )
         }

@@ -63,7 +63,9 @@ public final class SavedPhotoBrowser {
     /// ``ListSelection``).
     public func moveSelection(by offset: Int) {
         let photos = saved.photos
-        guard let index = ListSelection.index(movingFrom: selectedIndex, by: offset, count: photos.count) else { return }
+        guard let index = ListSelection.index(movingFrom: selectedIndex, by: offset, count: photos.count) else {
+            return
+        }
         select(photos[index].id)
     }
 

@@ -20,11 +20,14 @@ public struct SavedPhotoRepository: Sendable {
 
     /// Opens (creating if needed) the database at `url`, schema up to date.
     public static func open(
-        at url: URL, configuration: Configuration = Configuration()
+        at url: URL,
+        configuration: Configuration = Configuration()
     ) async throws -> SavedPhotoRepository {
         SavedPhotoRepository(
             database: try await SQLiteDatabase.open(
-                at: url, migrator: SavedPhotoSchema.migrator, configuration: configuration
+                at: url,
+                migrator: SavedPhotoSchema.migrator,
+                configuration: configuration
             )
         )
     }
@@ -39,13 +42,16 @@ public struct SavedPhotoRepository: Sendable {
         try await database.write { db in
             try db.execute(
                 sql: """
-                INSERT INTO saved_photo (day, title, explanation, url, mediaType, image, savedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(day) DO UPDATE SET
-                    title = excluded.title, explanation = excluded.explanation, url = excluded.url,
-                    mediaType = excluded.mediaType, image = excluded.image, savedAt = excluded.savedAt
-                """,
-                arguments: [photo.day, photo.title, photo.description, photo.url.absoluteString, mediaType, image, saved.savedAt]
+                    INSERT INTO saved_photo (day, title, explanation, url, mediaType, image, savedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(day) DO UPDATE SET
+                        title = excluded.title, explanation = excluded.explanation, url = excluded.url,
+                        mediaType = excluded.mediaType, image = excluded.image, savedAt = excluded.savedAt
+                    """,
+                arguments: [
+                    photo.day, photo.title, photo.description, photo.url.absoluteString, mediaType, image,
+                    saved.savedAt,
+                ]
             )
         }
         return saved
@@ -81,9 +87,12 @@ public struct SavedPhotoRepository: Sendable {
 
     @Sendable private static func fetchAll(_ db: Database) throws -> [SavedPhoto] {
         // Everything but the image, which a list does not need.
-        try SavedPhoto.fetchAll(db, sql: """
-            SELECT day, title, explanation, url, mediaType, length(image) AS imageByteCount, savedAt
-            FROM saved_photo ORDER BY savedAt DESC, day DESC
-            """)
+        try SavedPhoto.fetchAll(
+            db,
+            sql: """
+                SELECT day, title, explanation, url, mediaType, length(image) AS imageByteCount, savedAt
+                FROM saved_photo ORDER BY savedAt DESC, day DESC
+                """
+        )
     }
 }

@@ -85,7 +85,8 @@ public struct TodoRepository: Sendable {
         let scalars = text.unicodeScalars
         let trimmed: String
         if let first = scalars.first, let last = scalars.last,
-           !first.properties.isWhitespace, !last.properties.isWhitespace {
+            !first.properties.isWhitespace, !last.properties.isWhitespace
+        {
             trimmed = text
         } else {
             trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -16,8 +16,8 @@ struct BasicCredentials: Sendable, Equatable {
         guard parts.count == 2, parts[0].lowercased() == "basic" else { return nil }
         let encoded = parts[1].trimmingCharacters(in: .whitespaces)
         guard let data = Data(base64Encoded: encoded),
-              let decoded = String(data: data, encoding: .utf8),
-              let colon = decoded.firstIndex(of: ":")
+            let decoded = String(data: data, encoding: .utf8),
+            let colon = decoded.firstIndex(of: ":")
         else { return nil }
         // The id cannot hold a colon (RFC 7617 §2); the password may.
         id = String(decoded[..<colon])

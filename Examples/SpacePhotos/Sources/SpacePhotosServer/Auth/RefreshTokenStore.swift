@@ -57,7 +57,8 @@ actor RefreshTokenStore {
         // A missing or unreadable file starts an empty table: the worst case
         // is that clients log in again.
         if let file, let data = try? Data(contentsOf: file),
-           let snapshot = try? JSONDecoder().decode(Snapshot.self, from: data) {
+            let snapshot = try? JSONDecoder().decode(Snapshot.self, from: data)
+        {
             entries = snapshot.entries
             liveToken = snapshot.liveToken
             nextChain = snapshot.nextChain
@@ -69,9 +70,19 @@ actor RefreshTokenStore {
     /// which changes nothing).
     private func persist() {
         guard let file else { return }
-        guard let data = try? JSONEncoder().encode(Snapshot(entries: entries, liveToken: liveToken, nextChain: nextChain)) else { return }
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        guard
+            let data = try? JSONEncoder().encode(Snapshot(entries: entries, liveToken: liveToken, nextChain: nextChain))
+        else { return }
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(
+            ".\(file.lastPathComponent).\(UUID().uuidString)"
+        )
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path,
+                contents: data,
+                attributes: [.posixPermissions: 0o600]
+            )
+        else { return }
         if rename(temporary.path, file.path) != 0 {
             // Tokens still work until the server stops; after that, clients log in again.
             try? FileManager.default.removeItem(at: temporary)
@@ -110,7 +121,12 @@ actor RefreshTokenStore {
         if entries.count >= sweepAt { sweep(now: now) }
         let token = TokenSigner.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
         let key = Self.digest(token)
-        entries[key] = Entry(subject: subject, chain: chain, expires: now.addingTimeInterval(lifetime.seconds), retired: false)
+        entries[key] = Entry(
+            subject: subject,
+            chain: chain,
+            expires: now.addingTimeInterval(lifetime.seconds),
+            retired: false
+        )
         liveToken[chain] = key
         return token
     }

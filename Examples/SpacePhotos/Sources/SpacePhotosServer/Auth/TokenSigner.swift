@@ -51,8 +51,8 @@ public struct TokenSigner: Sendable {
     public func verify(_ token: String, now: Date) throws(Failure) -> String {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "v1",
-              let payload = Self.data(base64URL: parts[1]),
-              let signature = Self.data(base64URL: parts[2])
+            let payload = Self.data(base64URL: parts[1]),
+            let signature = Self.data(base64URL: parts[2])
         else { throw .malformed }
         let signed = Data("v1.\(parts[1])".utf8)
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signed, using: key) else {

@@ -17,7 +17,8 @@ extension Request {
         if let status {
             let status = HTTPResponse.Status(code: status)
             throw APIError(
-                status, code: JSONErrorMiddleware<ServerRequestContext>.code(for: status),
+                status,
+                code: JSONErrorMiddleware<ServerRequestContext>.code(for: status),
                 message: "Failing on purpose with \(status.code), as the request asked (fail=)."
             )
         }

@@ -8,7 +8,11 @@ import Logging
 /// an unknown route) arrive as `HTTPResponseError`s; anything unexpected becomes a 500
 /// whose message does not leak internals.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {

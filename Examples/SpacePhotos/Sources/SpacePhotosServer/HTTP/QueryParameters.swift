@@ -7,7 +7,8 @@ extension Request {
         guard let text = uri.queryParameters.get(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw APIError(
-                .badRequest, code: "bad_request",
+                .badRequest,
+                code: "bad_request",
                 message: "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)."
             )
         }

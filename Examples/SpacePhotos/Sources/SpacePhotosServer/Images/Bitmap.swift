@@ -45,7 +45,8 @@ struct Bitmap: Sendable, Equatable {
     /// work in their own flat buffer hand over when done.
     init(width: Int, height: Int, format: Format = .rgb, pixels: [UInt8]) throws(Failure) {
         guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height),
-              pixels.count == width * height * format.bytesPerPixel else {
+            pixels.count == width * height * format.bytesPerPixel
+        else {
             throw .invalidSize(width: width, height: height)
         }
         self.width = width
@@ -66,7 +67,9 @@ struct Bitmap: Sendable, Equatable {
             guard (0..<width).contains(x), (0..<height).contains(y) else { return .clear }
             let offset = (y * width + x) * format.bytesPerPixel
             return Color(
-                red: bytes[offset], green: bytes[offset + 1], blue: bytes[offset + 2],
+                red: bytes[offset],
+                green: bytes[offset + 1],
+                blue: bytes[offset + 2],
                 alpha: format == .rgba ? bytes[offset + 3] : 255
             )
         }
@@ -92,8 +95,10 @@ struct Bitmap: Sendable, Equatable {
             UInt8(((Double(top) * source + Double(bottom) * destination) / alpha).rounded())
         }
         self[x, y] = Color(
-            red: channel(color.red, below.red), green: channel(color.green, below.green),
-            blue: channel(color.blue, below.blue), alpha: UInt8((alpha * 255).rounded())
+            red: channel(color.red, below.red),
+            green: channel(color.green, below.green),
+            blue: channel(color.blue, below.blue),
+            alpha: UInt8((alpha * 255).rounded())
         )
     }
 }

@@ -14,8 +14,10 @@ struct Color: Sendable, Equatable {
             UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded())
         }
         return Color(
-            red: mix(red, other.red), green: mix(green, other.green),
-            blue: mix(blue, other.blue), alpha: mix(alpha, other.alpha)
+            red: mix(red, other.red),
+            green: mix(green, other.green),
+            blue: mix(blue, other.blue),
+            alpha: mix(alpha, other.alpha)
         )
     }
 

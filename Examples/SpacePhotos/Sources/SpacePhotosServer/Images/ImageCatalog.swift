@@ -52,21 +52,33 @@ enum ImageCatalog {
         // Three large PNGs (galaxy-15, stars-17, cluster-20): compressed, each
         // takes 0.9–1.6 MB rather than the 9–11.5 MB of its pixels.
         let entries: [Entry] = [
-            (.starField, 320, 240, .jpeg), (.nebula, 320, 240, .png), (.galaxy, 480, 320, .jpeg), (.cluster, 320, 240, .jpeg),
-            (.starField, 640, 480, .png), (.nebula, 480, 320, .jpeg), (.galaxy, 320, 240, .png), (.cluster, 800, 600, .jpeg),
-            (.starField, 1024, 768, .jpeg), (.nebula, 640, 480, .png), (.galaxy, 800, 600, .jpeg), (.cluster, 480, 320, .png),
-            (.starField, 480, 320, .jpeg), (.nebula, 1280, 720, .jpeg), (.galaxy, 2400, 1600, .png), (.cluster, 1024, 768, .jpeg),
-            (.starField, 2400, 1600, .png), (.nebula, 800, 600, .jpeg), (.galaxy, 1600, 1200, .jpeg), (.cluster, 2000, 1500, .png),
-            (.starField, 1280, 720, .jpeg), (.nebula, 320, 240, .png), (.galaxy, 1024, 768, .jpeg), (.cluster, 1600, 1200, .jpeg),
-            (.starField, 320, 240, .png), (.nebula, 1600, 1200, .jpeg), (.galaxy, 1280, 720, .jpeg), (.cluster, 400, 400, .png),
-            (.starField, 1920, 1080, .jpeg), (.nebula, 1024, 768, .jpeg), (.galaxy, 480, 480, .png), (.cluster, 1920, 1080, .jpeg),
-            (.starField, 2400, 1600, .jpeg), (.nebula, 2400, 1600, .jpeg), (.galaxy, 2400, 1600, .jpeg), (.cluster, 2400, 1600, .jpeg),
+            (.starField, 320, 240, .jpeg), (.nebula, 320, 240, .png), (.galaxy, 480, 320, .jpeg),
+            (.cluster, 320, 240, .jpeg),
+            (.starField, 640, 480, .png), (.nebula, 480, 320, .jpeg), (.galaxy, 320, 240, .png),
+            (.cluster, 800, 600, .jpeg),
+            (.starField, 1024, 768, .jpeg), (.nebula, 640, 480, .png), (.galaxy, 800, 600, .jpeg),
+            (.cluster, 480, 320, .png),
+            (.starField, 480, 320, .jpeg), (.nebula, 1280, 720, .jpeg), (.galaxy, 2400, 1600, .png),
+            (.cluster, 1024, 768, .jpeg),
+            (.starField, 2400, 1600, .png), (.nebula, 800, 600, .jpeg), (.galaxy, 1600, 1200, .jpeg),
+            (.cluster, 2000, 1500, .png),
+            (.starField, 1280, 720, .jpeg), (.nebula, 320, 240, .png), (.galaxy, 1024, 768, .jpeg),
+            (.cluster, 1600, 1200, .jpeg),
+            (.starField, 320, 240, .png), (.nebula, 1600, 1200, .jpeg), (.galaxy, 1280, 720, .jpeg),
+            (.cluster, 400, 400, .png),
+            (.starField, 1920, 1080, .jpeg), (.nebula, 1024, 768, .jpeg), (.galaxy, 480, 480, .png),
+            (.cluster, 1920, 1080, .jpeg),
+            (.starField, 2400, 1600, .jpeg), (.nebula, 2400, 1600, .jpeg), (.galaxy, 2400, 1600, .jpeg),
+            (.cluster, 2400, 1600, .jpeg),
         ]
         return entries.enumerated().map { index, entry in
             let number = index + 1
             return CatalogImage(
                 name: "\(entry.theme.rawValue)-\(number < 10 ? "0" : "")\(number).\(entry.format.fileExtension)",
-                theme: entry.theme, width: entry.width, height: entry.height, format: entry.format,
+                theme: entry.theme,
+                width: entry.width,
+                height: entry.height,
+                format: entry.format,
                 seed: SplitMix64.value(at: UInt64(index), seed: 0x5AC3_F070)
             )
         }

@@ -29,19 +29,35 @@ enum ImageEncoder {
     static func png(_ bitmap: Bitmap, compressionLevel: Int = defaultPNGCompression) throws(Failure) -> [UInt8] {
         try encode(bitmap) { pixels, file, length, message, capacity in
             spacephotos_encode_png(
-                pixels, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.format.bytesPerPixel),
-                Int32(min(max(compressionLevel, 0), 9)), file, length, message, capacity
+                pixels,
+                Int32(bitmap.width),
+                Int32(bitmap.height),
+                Int32(bitmap.format.bytesPerPixel),
+                Int32(min(max(compressionLevel, 0), 9)),
+                file,
+                length,
+                message,
+                capacity
             )
         }
     }
 
     /// A baseline JFIF file of `bitmap` at `quality` (1–100, clamped); an
     /// RGBA bitmap loses its alpha.
-    static func jpeg(_ bitmap: Bitmap, quality: Int = 85, chroma: ChromaSubsampling = .half) throws(Failure) -> [UInt8] {
+    static func jpeg(_ bitmap: Bitmap, quality: Int = 85, chroma: ChromaSubsampling = .half) throws(Failure) -> [UInt8]
+    {
         try encode(bitmap) { pixels, file, length, message, capacity in
             spacephotos_encode_jpeg(
-                pixels, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.format.bytesPerPixel),
-                Int32(min(max(quality, 1), 100)), chroma == .half ? 1 : 0, file, length, message, capacity
+                pixels,
+                Int32(bitmap.width),
+                Int32(bitmap.height),
+                Int32(bitmap.format.bytesPerPixel),
+                Int32(min(max(quality, 1), 100)),
+                chroma == .half ? 1 : 0,
+                file,
+                length,
+                message,
+                capacity
             )
         }
     }

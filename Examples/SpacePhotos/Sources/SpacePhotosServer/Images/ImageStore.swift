@@ -17,7 +17,11 @@ actor ImageStore {
     /// file only once.
     static let shared = ImageStore()
 
-    private static let renderQueue = DispatchQueue(label: "spacephotos.server.images", qos: .utility, attributes: .concurrent)
+    private static let renderQueue = DispatchQueue(
+        label: "spacephotos.server.images",
+        qos: .utility,
+        attributes: .concurrent
+    )
 
     private var renders: [String: Task<EncodedImage?, Never>] = [:]
     private let onRender: @Sendable (String) -> Void

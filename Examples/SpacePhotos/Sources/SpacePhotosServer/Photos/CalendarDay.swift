@@ -34,7 +34,8 @@ struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertible {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 

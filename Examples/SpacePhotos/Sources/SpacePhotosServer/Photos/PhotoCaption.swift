@@ -5,7 +5,8 @@ enum PhotoCaption {
     static func title(for image: CatalogImage, on day: CalendarDay) -> String {
         var random = generator(image, day)
         let words = vocabulary[image.theme] ?? ([], [])
-        return "The \(pick(words.adjectives, &random)) \(pick(words.nouns, &random)) in \(pick(constellations, &random))"
+        return
+            "The \(pick(words.adjectives, &random)) \(pick(words.nouns, &random)) in \(pick(constellations, &random))"
     }
 
     static func explanation(for image: CatalogImage, on day: CalendarDay) -> String {
@@ -19,21 +20,25 @@ enum PhotoCaption {
         switch image.theme {
         case .starField:
             let span = 20 + Int(random.next() % 180)
-            body = "Thousands of stars crowd this view towards \(constellation), where the band of the Milky Way is crossed by dark rifts of dust. "
+            body =
+                "Thousands of stars crowd this view towards \(constellation), where the band of the Milky Way is crossed by dark rifts of dust. "
                 + "Their colours are their temperatures: orange suns are cooler than ours, blue-white ones far hotter. "
                 + "The field is about \(span) light-years across at the distance of its brightest stars."
         case .nebula:
             let distance = 1_000 + Int(random.next() % 60) * 100
-            body = "About \(distance) light-years away in \(constellation), clouds of gas glow in the light of the young, hot stars born inside them. "
+            body =
+                "About \(distance) light-years away in \(constellation), clouds of gas glow in the light of the young, hot stars born inside them. "
                 + "Hydrogen shines red, oxygen teal; dark lanes are dust that blocks the light from behind."
         case .galaxy:
             let distance = 5 + Int(random.next() % 90)
-            body = "Some \(distance) million light-years away in \(constellation), this spiral galaxy winds arms of young blue stars "
+            body =
+                "Some \(distance) million light-years away in \(constellation), this spiral galaxy winds arms of young blue stars "
                 + "and pink star-forming regions around a yellow core of older stars, with dust lanes along the arms' inner edges."
         case .cluster:
             let stars = 100 + Int(random.next() % 900)
             let distance = 8 + Int(random.next() % 50)
-            body = "About \(stars) thousand stars, most of them older than the Sun, swarm in this globular cluster "
+            body =
+                "About \(stars) thousand stars, most of them older than the Sun, swarm in this globular cluster "
                 + "some \(distance) thousand light-years away in \(constellation); towards the core they crowd too close to tell apart."
         }
         return body + " Picture of the day for \(day), drawn by the SpacePhotos server."
@@ -48,10 +53,22 @@ enum PhotoCaption {
     }
 
     private static let vocabulary: [SpaceArt.Theme: (adjectives: [String], nouns: [String])] = [
-        .starField: (["Deep", "Quiet", "Crowded", "Glittering", "Dusty"], ["Star Field", "Milky Way", "Galactic Band", "Dark Rift"]),
-        .nebula: (["Crimson", "Veiled", "Glowing", "Tangled", "Luminous"], ["Nebula", "Emission Nebula", "Stellar Nursery", "Cloud of Gas"]),
-        .galaxy: (["Distant", "Tilted", "Radiant", "Silent", "Majestic"], ["Spiral Galaxy", "Island Universe", "Grand Design Spiral", "Whirlpool"]),
-        .cluster: (["Ancient", "Dense", "Golden", "Swarming", "Timeless"], ["Globular Cluster", "Star Cluster", "Ball of Suns", "Stellar Hive"]),
+        .starField: (
+            ["Deep", "Quiet", "Crowded", "Glittering", "Dusty"],
+            ["Star Field", "Milky Way", "Galactic Band", "Dark Rift"]
+        ),
+        .nebula: (
+            ["Crimson", "Veiled", "Glowing", "Tangled", "Luminous"],
+            ["Nebula", "Emission Nebula", "Stellar Nursery", "Cloud of Gas"]
+        ),
+        .galaxy: (
+            ["Distant", "Tilted", "Radiant", "Silent", "Majestic"],
+            ["Spiral Galaxy", "Island Universe", "Grand Design Spiral", "Whirlpool"]
+        ),
+        .cluster: (
+            ["Ancient", "Dense", "Golden", "Swarming", "Timeless"],
+            ["Globular Cluster", "Star Cluster", "Ball of Suns", "Stellar Hive"]
+        ),
     ]
 
     private static let constellations = [

@@ -50,7 +50,8 @@ struct AuthRoutes: Sendable {
         let now = now()
         if let seconds = await limiter.admit(body.id, now: now) {
             throw APIError(
-                .tooManyRequests, code: "rate_limited",
+                .tooManyRequests,
+                code: "rate_limited",
                 message: "Too many failed logins for this id. Try again in \(seconds) s.",
                 headers: [.retryAfter: String(seconds)]
             )
@@ -74,7 +75,8 @@ struct AuthRoutes: Sendable {
         let body = try await request.decodeJSONBody(as: RefreshRequest.self, context: context)
         let now = now()
         let invalid = APIError(
-            .unauthorized, code: "invalid_refresh_token",
+            .unauthorized,
+            code: "invalid_refresh_token",
             message: "The refresh token is not valid: it is unknown, expired, or was used before. Log in again.",
             headers: [.wwwAuthenticate: "Bearer"]
         )

@@ -30,13 +30,14 @@ struct BasicAuthRoutes: Sendable {
                 throw Self.unauthorized("unauthenticated", "Basic credentials are required.")
             }
             guard let credentials = BasicCredentials(authorization: header),
-                  credentials.id.utf8.count <= 256, credentials.password.utf8.count <= 1_024
+                credentials.id.utf8.count <= 256, credentials.password.utf8.count <= 1_024
             else {
                 throw Self.unauthorized("unauthenticated", "The Authorization header is not valid Basic credentials.")
             }
             if let seconds = await limiter.admit(credentials.id, now: now()) {
                 throw APIError(
-                    .tooManyRequests, code: "rate_limited",
+                    .tooManyRequests,
+                    code: "rate_limited",
                     message: "Too many failed logins for this id. Try again in \(seconds) s.",
                     headers: [.retryAfter: String(seconds)]
                 )

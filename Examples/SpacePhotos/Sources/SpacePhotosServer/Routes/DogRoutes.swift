@@ -17,7 +17,11 @@ struct DogRoutes: Sendable {
             let index: Int
             if let text = request.uri.queryParameters.get("variant") {
                 guard let variant = Int(text), gallery.indices.contains(variant) else {
-                    throw APIError(.badRequest, code: "bad_request", message: "The variant must be an integer from 0 to \(gallery.count - 1).")
+                    throw APIError(
+                        .badRequest,
+                        code: "bad_request",
+                        message: "The variant must be an integer from 0 to \(gallery.count - 1)."
+                    )
                 }
                 index = variant
             } else {
@@ -37,7 +41,9 @@ enum DogGallery {
     static let shared: [EncodedImage] = (0..<variants).compactMap { index in
         // The sizes are constants within the bitmap's limits, so drawing
         // cannot fail, and encoding fails only when memory runs out.
-        guard let bitmap = try? ProceduralImage.spaceDog(width: side, height: side, seed: UInt64(0xD06 + index)) else { return nil }
+        guard let bitmap = try? ProceduralImage.spaceDog(width: side, height: side, seed: UInt64(0xD06 + index)) else {
+            return nil
+        }
         return try? EncodedImage.png(bitmap, tagPrefix: "dog\(index)-")
     }
 }

@@ -56,7 +56,11 @@ struct DownloadRoutes: Sendable {
             let plain = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
             guard plain, name.hasSuffix(".bin"), name.count > 4, name.count <= 128 else { throw notFound(name) }
             guard let size = Int(bytes), (0...maximumSize).contains(size) else {
-                throw APIError(.badRequest, code: "bad_request", message: "bytes must be an integer from 0 to \(maximumSize).")
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "bytes must be an integer from 0 to \(maximumSize)."
+                )
             }
             return size
         }
@@ -79,8 +83,10 @@ struct DownloadRoutes: Sendable {
 
     static func notFound(_ name: String) -> APIError {
         APIError(
-            .notFound, code: "not_found",
-            message: "No download is named \(name.prefix(128)). Try 1MiB.bin, 64MiB.bin, 1GiB.bin, or <name>.bin?bytes=<n>."
+            .notFound,
+            code: "not_found",
+            message:
+                "No download is named \(name.prefix(128)). Try 1MiB.bin, 64MiB.bin, 1GiB.bin, or <name>.bin?bytes=<n>."
         )
     }
 }

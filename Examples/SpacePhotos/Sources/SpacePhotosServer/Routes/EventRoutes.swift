@@ -31,7 +31,11 @@ struct EventRoutes: Sendable {
             case nil, "ndjson": format = .ndjson
             case "sse": format = .serverSentEvents
             case let other?:
-                throw APIError(.badRequest, code: "bad_request", message: "Unknown format \(other.prefix(32)): use ndjson or sse.")
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "Unknown format \(other.prefix(32)): use ndjson or sse."
+                )
             }
             return try stream(request, format: format)
         }
@@ -42,20 +46,29 @@ struct EventRoutes: Sendable {
 
     func stream(_ request: Request, format: Format) throws -> Response {
         let count = try request.integerParameter("count", in: 0...Self.maximumCount) ?? 20
-        let interval = try request.integerParameter("interval", in: 0...Self.maximumInterval)
+        let interval =
+            try request.integerParameter("interval", in: 0...Self.maximumInterval)
             .map { Duration.milliseconds($0) } ?? defaultInterval
         var start = try request.integerParameter("from", in: 0...Self.maximumStart) ?? 0
-        if format == .serverSentEvents, let lastID = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value {
-            guard let last = Int(lastID.trimmingCharacters(in: .whitespaces)), (0..<Self.maximumStart).contains(last) else {
-                throw APIError(.badRequest, code: "bad_request", message: "Last-Event-ID must be an event id this feed sent.")
+        if format == .serverSentEvents,
+            let lastID = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value
+        {
+            guard let last = Int(lastID.trimmingCharacters(in: .whitespaces)), (0..<Self.maximumStart).contains(last)
+            else {
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "Last-Event-ID must be an event id this feed sent."
+                )
             }
             start = last + 1
         }
 
-        let headers: HTTPFields = switch format {
-        case .ndjson: [.contentType: "application/x-ndjson", .cacheControl: "no-store"]
-        case .serverSentEvents: [.contentType: "text/event-stream", .cacheControl: "no-store"]
-        }
+        let headers: HTTPFields =
+            switch format {
+            case .ndjson: [.contentType: "application/x-ndjson", .cacheControl: "no-store"]
+            case .serverSentEvents: [.contentType: "text/event-stream", .cacheControl: "no-store"]
+            }
         let body = ResponseBody { [start] writer in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -68,10 +81,11 @@ struct EventRoutes: Sendable {
                 if sent > 0, interval > .zero { try await sleepUnlessShuttingDown(for: interval) }
                 let id = feed.position
                 let json = String(decoding: try encoder.encode(feed.next()), as: UTF8.self)
-                let text = switch format {
-                case .ndjson: json + "\n"
-                case .serverSentEvents: "id: \(id)\nevent: favorite\ndata: \(json)\n\n"
-                }
+                let text =
+                    switch format {
+                    case .ndjson: json + "\n"
+                    case .serverSentEvents: "id: \(id)\nevent: favorite\ndata: \(json)\n\n"
+                    }
                 try await writer.write(ByteBuffer(string: text))
             }
             try await writer.finish(nil)

@@ -11,8 +11,13 @@ struct FactRoutes: Sendable {
     func add(to router: Router<ServerRequestContext>) {
         router.get("facts/:number") { request, context -> String in
             // Bounded, so that working a fact out (a primality test) stays cheap.
-            guard let number = context.parameters.get("number", as: Int.self), number.magnitude <= 1_000_000_000_000 else {
-                throw APIError(.badRequest, code: "bad_request", message: "The fact's number must be an integer of at most 10^12.")
+            guard let number = context.parameters.get("number", as: Int.self), number.magnitude <= 1_000_000_000_000
+            else {
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "The fact's number must be an integer of at most 10^12."
+                )
             }
             if let delay = request.uri.queryParameters.get("delay", as: Int.self), delay > 0 {
                 try await Task.sleep(for: .milliseconds(min(delay, 10_000)))

@@ -24,7 +24,8 @@ struct FlakyRoutes: Sendable {
             let attempt = await counter.recordAttempt(key)
             guard attempt > failures else {
                 throw APIError(
-                    .serviceUnavailable, code: "unavailable",
+                    .serviceUnavailable,
+                    code: "unavailable",
                     message: "Failing on purpose: attempt \(attempt) of \(failures) planned failures.",
                     headers: [.retryAfter: String(retryAfter)]
                 )

@@ -24,16 +24,22 @@ struct ImageRoutes: Sendable {
 
     func add(to router: Router<ServerRequestContext>) {
         router.get("images") { _, _ -> Response in
-            try .json(ImageCatalog.images.map {
-                Listing(name: $0.name, width: $0.width, height: $0.height, mediaType: $0.format.mediaType)
-            })
+            try .json(
+                ImageCatalog.images.map {
+                    Listing(name: $0.name, width: $0.width, height: $0.height, mediaType: $0.format.mediaType)
+                }
+            )
         }
 
         router.get("images/:name") { request, context -> Response in
             try await request.applyTestKnobs()
             let name = context.parameters.get("name") ?? ""
             guard let recipe = ImageRecipe(name: name) else {
-                throw APIError(.notFound, code: "not_found", message: "No image is named \(name.prefix(128)). GET /images lists them.")
+                throw APIError(
+                    .notFound,
+                    code: "not_found",
+                    message: "No image is named \(name.prefix(128)). GET /images lists them."
+                )
             }
             guard let image = await store.image(recipe) else {
                 throw APIError(.internalServerError, code: "internal", message: "The image \(name) could not be drawn.")

@@ -41,7 +41,13 @@ struct ItemRoutes: Sendable {
         let number = index + 1
         let score = Double((index * 37) % 1_000) / 10
         let parity = index.isMultiple(of: 2) ? "even" : "odd"
-        return Item(id: number, name: "Item \(number)", score: score, isFeatured: index % 5 == 0, tags: ["space", parity])
+        return Item(
+            id: number,
+            name: "Item \(number)",
+            score: score,
+            isFeatured: index % 5 == 0,
+            tags: ["space", parity]
+        )
     }
 
     /// The encoded array of `count` items: a copy of a shared buffer, which

@@ -28,7 +28,7 @@ struct MemberRoutes: Sendable {
         }
         let prefix = "Bearer "
         guard authorization.count > prefix.count,
-              authorization.prefix(prefix.count).lowercased() == prefix.lowercased()
+            authorization.prefix(prefix.count).lowercased() == prefix.lowercased()
         else {
             throw APIError.unauthenticated("The Authorization header is not a bearer token.")
         }

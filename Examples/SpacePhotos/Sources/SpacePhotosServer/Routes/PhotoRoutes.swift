@@ -33,26 +33,46 @@ struct PhotoRoutes: Sendable {
                 throw APIError(.badRequest, code: "bad_request", message: "date is required, as yyyy-MM-dd.")
             }
             guard let day = CalendarDay(parsing: String(text)) else {
-                throw APIError(.badRequest, code: "bad_request", message: "date must be a real date written yyyy-MM-dd.")
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "date must be a real date written yyyy-MM-dd."
+                )
             }
             if failingDates.contains(day.description) {
-                throw APIError(.internalServerError, code: "internal", message: "The photo for \(day) fails on purpose (failingPhotoDates).")
+                throw APIError(
+                    .internalServerError,
+                    code: "internal",
+                    message: "The photo for \(day) fails on purpose (failingPhotoDates)."
+                )
             }
             let today = self.today
             guard day >= Self.firstDay, day <= today else {
-                throw APIError(.notFound, code: "not_found", message: "There are photos from \(Self.firstDay) to \(today) only.")
+                throw APIError(
+                    .notFound,
+                    code: "not_found",
+                    message: "There are photos from \(Self.firstDay) to \(today) only."
+                )
             }
             return try .json(Self.photo(on: day, authority: try Self.authority(of: request)))
         }
 
         router.get("photos/dates") { request, _ -> Response in
             guard let count = try request.integerParameter("count", in: 1...Self.maximumDateCount) else {
-                throw APIError(.badRequest, code: "bad_request", message: "count is required: an integer from 1 to \(Self.maximumDateCount).")
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "count is required: an integer from 1 to \(Self.maximumDateCount)."
+                )
             }
             var seed = UInt64.random(in: .min ... .max)
             if let text = request.uri.queryParameters.get("seed") {
                 guard let value = UInt64(text) else {
-                    throw APIError(.badRequest, code: "bad_request", message: "seed must be an integer from 0 to \(UInt64.max).")
+                    throw APIError(
+                        .badRequest,
+                        code: "bad_request",
+                        message: "seed must be an integer from 0 to \(UInt64.max)."
+                    )
                 }
                 seed = value
             }
@@ -68,7 +88,9 @@ struct PhotoRoutes: Sendable {
     /// The picture shown on `day`: a hash of the day, so neighbouring days differ.
     static func image(on day: CalendarDay) -> CatalogImage {
         let images = ImageCatalog.images
-        return images[Int(SplitMix64.value(at: UInt64(bitPattern: Int64(day.number)), seed: 0xA90D) % UInt64(images.count))]
+        return images[
+            Int(SplitMix64.value(at: UInt64(bitPattern: Int64(day.number)), seed: 0xA90D) % UInt64(images.count))
+        ]
     }
 
     static func photo(on day: CalendarDay, authority: String) -> Photo {
@@ -100,8 +122,13 @@ struct PhotoRoutes: Sendable {
     static func authority(of request: Request) throws -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
         guard let authority = request.head.authority,
-              (1...255).contains(authority.count), authority.allSatisfy(allowed.contains) else {
-            throw APIError(.badRequest, code: "bad_request", message: "The request needs a Host header naming this server.")
+            (1...255).contains(authority.count), authority.allSatisfy(allowed.contains)
+        else {
+            throw APIError(
+                .badRequest,
+                code: "bad_request",
+                message: "The request needs a Host header naming this server."
+            )
         }
         return authority
     }

@@ -22,7 +22,11 @@ struct RedirectRoutes: Sendable {
     func add(to router: Router<ServerRequestContext>) {
         router.get("redirect/:hops") { request, context -> Response in
             guard let hops = context.parameters.get("hops", as: Int.self), (0...Self.maximumHops).contains(hops) else {
-                throw APIError(.badRequest, code: "bad_request", message: "The number of hops must be an integer from 0 to \(Self.maximumHops).")
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "The number of hops must be an integer from 0 to \(Self.maximumHops)."
+                )
             }
             let status = try Self.status(of: request)
             guard hops > 0 else {
@@ -35,7 +39,8 @@ struct RedirectRoutes: Sendable {
         router.get("redirect-to") { request, _ -> Response in
             guard let target = request.uri.queryParameters.get("url"), Self.isAllowedTarget(target) else {
                 throw APIError(
-                    .badRequest, code: "bad_request",
+                    .badRequest,
+                    code: "bad_request",
                     message: "url must be an absolute http(s) URL or a path starting with a single /."
                 )
             }
@@ -60,8 +65,8 @@ struct RedirectRoutes: Sendable {
     /// characters (which could split the header).
     static func isAllowedTarget(_ target: String) -> Bool {
         guard (1...2_048).contains(target.utf8.count),
-              target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
-              let url = URL(string: target)
+            target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
+            let url = URL(string: target)
         else { return false }
         if target.hasPrefix("/") { return !target.hasPrefix("//") && url.scheme == nil }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }

@@ -23,7 +23,11 @@ struct UploadRoutes: Sendable {
         }
         router.get("uploads/:id") { _, context -> UploadReceipt in
             guard let id = context.parameters.get("id"), let receipt = await ledger.receipt(id: id) else {
-                throw APIError(.notFound, code: "not_found", message: "No such upload (the server keeps the most recent ones).")
+                throw APIError(
+                    .notFound,
+                    code: "not_found",
+                    message: "No such upload (the server keeps the most recent ones)."
+                )
             }
             return receipt
         }
@@ -40,7 +44,11 @@ struct UploadRoutes: Sendable {
             do {
                 scanner = try MultipartScanner(contentType: contentType)
             } catch {
-                throw APIError(.badRequest, code: "bad_request", message: "A multipart/form-data upload needs a boundary parameter.")
+                throw APIError(
+                    .badRequest,
+                    code: "bad_request",
+                    message: "A multipart/form-data upload needs a boundary parameter."
+                )
             }
         }
         var hash = SHA256()
@@ -75,12 +83,17 @@ struct UploadRoutes: Sendable {
     }
 
     static func badMultipart(_ failure: MultipartScanner.Failure) -> APIError {
-        let reason = switch failure {
-        case .missingBoundary: "it has no boundary parameter"
-        case .headersTooLarge: "a part's headers are over \(MultipartScanner.maximumHeaderSize) bytes"
-        case .malformedPart: "a part is malformed"
-        case .unterminated: "it does not end with the closing boundary"
-        }
-        return APIError(.badRequest, code: "bad_request", message: "The multipart/form-data body is not valid: \(reason).")
+        let reason =
+            switch failure {
+            case .missingBoundary: "it has no boundary parameter"
+            case .headersTooLarge: "a part's headers are over \(MultipartScanner.maximumHeaderSize) bytes"
+            case .malformedPart: "a part is malformed"
+            case .unterminated: "it does not end with the closing boundary"
+            }
+        return APIError(
+            .badRequest,
+            code: "bad_request",
+            message: "The multipart/form-data body is not valid: \(reason)."
+        )
     }
 }

@@ -61,7 +61,9 @@ struct MultipartScanner {
             guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "boundary" else { continue }
             var value = pair[1].trimmingSpaces
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
-            guard (1...70).contains(value.count), value.allSatisfy({ $0.isASCII && $0 != "\r" && $0 != "\n" }) else { return nil }
+            guard (1...70).contains(value.count), value.allSatisfy({ $0.isASCII && $0 != "\r" && $0 != "\n" }) else {
+                return nil
+            }
             return String(value)
         }
         return nil
@@ -76,7 +78,10 @@ struct MultipartScanner {
             switch state {
             case .preamble, .body:
                 if let match = Self.find(delimiter, in: buffer, from: position) {
-                    if state == .body { current?.bytes += match - position; try closePart() }
+                    if state == .body {
+                        current?.bytes += match - position
+                        try closePart()
+                    }
                     position = match + delimiter.count
                     state = .afterBoundary
                 } else {
@@ -90,7 +95,7 @@ struct MultipartScanner {
                 // Transport padding (spaces, tabs) may follow a boundary.
                 while position < buffer.count, buffer[position] == 0x20 || buffer[position] == 0x09 { position += 1 }
                 guard buffer.count - position >= 2 else { break scanning }
-                if buffer[position] == 0x2D, buffer[position + 1] == 0x2D {   // "--": the last boundary
+                if buffer[position] == 0x2D, buffer[position + 1] == 0x2D {  // "--": the last boundary
                     state = .done
                     position = buffer.count
                     break scanning
@@ -155,7 +160,9 @@ struct MultipartScanner {
                 var text = ""
                 var index = rest.index(after: rest.startIndex)
                 while index < rest.endIndex, rest[index] != "\"" {
-                    if rest[index] == "\\", rest.index(after: index) < rest.endIndex { index = rest.index(after: index) }
+                    if rest[index] == "\\", rest.index(after: index) < rest.endIndex {
+                        index = rest.index(after: index)
+                    }
                     text.append(rest[index])
                     index = rest.index(after: index)
                 }

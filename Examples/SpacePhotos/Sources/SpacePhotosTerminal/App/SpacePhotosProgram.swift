@@ -49,12 +49,20 @@ public final class SpacePhotosProgram: TerminalProgram {
         switch app.screen {
         case .launching, .unavailable:
             let screen = LaunchScreen(app: app)
-            screen.draw(into: &frame, in: Rect(x: 0, y: 0, width: bounds.width, height: bounds.height - 1), tick: context.tick)
+            screen.draw(
+                into: &frame,
+                in: Rect(x: 0, y: 0, width: bounds.width, height: bounds.height - 1),
+                tick: context.tick
+            )
             frame.buffer.drawHints(screen.hints, row: bounds.height - 1, width: bounds.width)
         case .login:
             guard let login = app.login else { break }
             let screen = LoginScreen(model: login, notice: app.loginNotice, ui: ui)
-            screen.draw(into: &frame, in: Rect(x: 0, y: 0, width: bounds.width, height: bounds.height - 2), tick: context.tick)
+            screen.draw(
+                into: &frame,
+                in: Rect(x: 0, y: 0, width: bounds.width, height: bounds.height - 2),
+                tick: context.tick
+            )
             if let notice = ui.notice {
                 frame.buffer.write(notice, at: 1, bounds.height - 2, style: Theme.notice, maxWidth: bounds.width - 2)
             }
@@ -72,8 +80,18 @@ public final class SpacePhotosProgram: TerminalProgram {
         let dialog = frame.buffer.bounds.centered(width: 52, height: 6)
         frame.buffer.fill(dialog)
         frame.buffer.drawBox(dialog, title: "Quit?", style: Theme.notice, titleStyle: Theme.notice)
-        frame.buffer.write("A photo is being saved. Quit and lose it?", at: dialog.x + 2, dialog.y + 2, maxWidth: dialog.width - 4)
-        frame.buffer.drawHints([KeyHint("y", "quit"), KeyHint("n Esc", "stay")], at: dialog.x + 1, row: dialog.y + 4, width: dialog.width - 2)
+        frame.buffer.write(
+            "A photo is being saved. Quit and lose it?",
+            at: dialog.x + 2,
+            dialog.y + 2,
+            maxWidth: dialog.width - 4
+        )
+        frame.buffer.drawHints(
+            [KeyHint("y", "quit"), KeyHint("n Esc", "stay")],
+            at: dialog.x + 1,
+            row: dialog.y + 4,
+            width: dialog.width - 2
+        )
     }
 
     /// Hands a key to the screen showing. Ctrl-C quits (asking first while a

@@ -20,8 +20,10 @@ public struct HalfBlockCells: Sendable, Equatable {
     /// `image` scaled to exactly `columns` × `rows` cells (`2 × rows` pixels
     /// high); transparent pixels are drawn over `background`.
     public init(_ image: DecodedImage, columns: Int, rows: Int, background: RGBA = RGBA(r: 0, g: 0, b: 0, a: 255)) {
-        let columns = max(1, columns), rows = max(1, rows)
-        let scaled = image.width == columns && image.height == rows * 2 ? image : image.resized(width: columns, height: rows * 2)
+        let columns = max(1, columns)
+        let rows = max(1, rows)
+        let scaled =
+            image.width == columns && image.height == rows * 2 ? image : image.resized(width: columns, height: rows * 2)
         var top: [RGBA] = []
         var bottom: [RGBA] = []
         top.reserveCapacity(columns * rows)
@@ -105,6 +107,11 @@ public struct HalfBlockCells: Sendable, Equatable {
         func blend(_ front: UInt8, _ back: UInt8) -> UInt8 {
             UInt8((Int(front) * alpha + Int(back) * (255 - alpha) + 127) / 255)
         }
-        return RGBA(r: blend(pixel.r, background.r), g: blend(pixel.g, background.g), b: blend(pixel.b, background.b), a: 255)
+        return RGBA(
+            r: blend(pixel.r, background.r),
+            g: blend(pixel.g, background.g),
+            b: blend(pixel.b, background.b),
+            a: 255
+        )
     }
 }

@@ -16,14 +16,24 @@ struct CounterScreen {
         let factRect = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: max(0, inner.height - 4))
         if state.isLoading {
             let spinner = frame.spinner(at: tick)
-            frame.buffer.writeCentered("\(spinner) Fetching a fact about \(state.count)… (Esc cancels)", in: factRect, row: factRect.y, style: Theme.secondary)
+            frame.buffer.writeCentered(
+                "\(spinner) Fetching a fact about \(state.count)… (Esc cancels)",
+                in: factRect,
+                row: factRect.y,
+                style: Theme.secondary
+            )
         } else if let fact = state.fact {
             let lines = TextWrapping.lines(of: fact, width: min(factRect.width, 70))
             for (offset, line) in lines.prefix(factRect.height).enumerated() {
                 frame.buffer.writeCentered(line, in: factRect, row: factRect.y + offset)
             }
         } else {
-            frame.buffer.writeCentered("Press r for a fact about \(state.count).", in: factRect, row: factRect.y, style: Theme.secondary)
+            frame.buffer.writeCentered(
+                "Press r for a fact about \(state.count).",
+                in: factRect,
+                row: factRect.y,
+                style: Theme.secondary
+            )
         }
     }
 

@@ -43,7 +43,8 @@ enum TooSmallScreen {
     static func draw(into frame: inout Frame, size: TerminalSize, minimum: TerminalSize) {
         let rect = frame.buffer.bounds
         let lines = TextWrapping.lines(
-            of: "The terminal is \(size.columns)×\(size.rows); SpacePhotos needs at least \(minimum.columns)×\(minimum.rows). Make the window larger, or press Ctrl-C to quit.",
+            of:
+                "The terminal is \(size.columns)×\(size.rows); SpacePhotos needs at least \(minimum.columns)×\(minimum.rows). Make the window larger, or press Ctrl-C to quit.",
             width: max(1, rect.width - 2)
         )
         let top = max(0, (rect.height - lines.count) / 2)

@@ -20,13 +20,24 @@ struct LoginScreen {
         let fieldWidth = inner.width - labelWidth
         frame.buffer.write("ID", at: inner.x, inner.y, style: ui.loginField == .id ? Theme.title : .plain)
         TextFieldView(
-            text: model.id, cursor: ui.cursor(.loginID, in: model.id),
-            isFocused: ui.loginField == .id && !model.isLoggingIn, placeholder: "your member ID", style: Theme.field
+            text: model.id,
+            cursor: ui.cursor(.loginID, in: model.id),
+            isFocused: ui.loginField == .id && !model.isLoggingIn,
+            placeholder: "your member ID",
+            style: Theme.field
         ).draw(in: Rect(x: inner.x + labelWidth, y: inner.y, width: fieldWidth, height: 1), on: &frame.buffer)
-        frame.buffer.write("Password", at: inner.x, inner.y + 2, style: ui.loginField == .password ? Theme.title : .plain)
+        frame.buffer.write(
+            "Password",
+            at: inner.x,
+            inner.y + 2,
+            style: ui.loginField == .password ? Theme.title : .plain
+        )
         TextFieldView(
-            text: model.password, cursor: ui.cursor(.loginPassword, in: model.password),
-            isFocused: ui.loginField == .password && !model.isLoggingIn, isSecure: true, style: Theme.field
+            text: model.password,
+            cursor: ui.cursor(.loginPassword, in: model.password),
+            isFocused: ui.loginField == .password && !model.isLoggingIn,
+            isSecure: true,
+            style: Theme.field
         ).draw(in: Rect(x: inner.x + labelWidth, y: inner.y + 2, width: fieldWidth, height: 1), on: &frame.buffer)
 
         let buttonRow = inner.y + 4

@@ -19,7 +19,8 @@ struct MainScreen {
         frame.task(id: "profile \(ObjectIdentifier(app.profile))") { [profile = app.profile] in await profile.load() }
 
         switch app.tab {
-        case .photos: PhotosScreen(browser: app.photos, ui: ui, images: images).draw(into: &frame, in: content, tick: tick)
+        case .photos:
+            PhotosScreen(browser: app.photos, ui: ui, images: images).draw(into: &frame, in: content, tick: tick)
         case .saved: SavedScreen(browser: app.saved, ui: ui, images: images).draw(into: &frame, in: content, tick: tick)
         case .todos: TodosScreen(model: app.todos, ui: ui).draw(into: &frame, in: content, tick: tick)
         case .counter: CounterScreen(store: app.counter).draw(into: &frame, in: content, tick: tick)
@@ -49,11 +50,12 @@ struct MainScreen {
             frame.buffer.write(notice, at: 1, row, style: Theme.notice, maxWidth: width - 2)
             return
         }
-        let error: String? = switch app.tab {
-        case .photos, .saved: app.photos.saved.errorMessage
-        case .todos: app.todos.errorMessage
-        case .counter, .profile: nil
-        }
+        let error: String? =
+            switch app.tab {
+            case .photos, .saved: app.photos.saved.errorMessage
+            case .todos: app.todos.errorMessage
+            case .counter, .profile: nil
+            }
         if let error {
             frame.buffer.write(error, at: 1, row, style: Theme.error, maxWidth: width - 2)
         }
@@ -64,13 +66,14 @@ struct MainScreen {
     }
 
     var hints: [KeyHint] {
-        let tabHints: [KeyHint] = switch app.tab {
-        case .photos: PhotosScreen(browser: app.photos, ui: ui, images: images).hints
-        case .saved: SavedScreen(browser: app.saved, ui: ui, images: images).hints
-        case .todos: TodosScreen(model: app.todos, ui: ui).hints
-        case .counter: CounterScreen(store: app.counter).hints
-        case .profile: ProfileScreen(model: app.profile, app: app).hints
-        }
+        let tabHints: [KeyHint] =
+            switch app.tab {
+            case .photos: PhotosScreen(browser: app.photos, ui: ui, images: images).hints
+            case .saved: SavedScreen(browser: app.saved, ui: ui, images: images).hints
+            case .todos: TodosScreen(model: app.todos, ui: ui).hints
+            case .counter: CounterScreen(store: app.counter).hints
+            case .profile: ProfileScreen(model: app.profile, app: app).hints
+            }
         if isTyping { return tabHints }
         return tabHints + [KeyHint("Tab 1-5", "tabs"), KeyHint("q", "quit")]
     }

@@ -25,25 +25,48 @@ struct PhotosScreen {
         let status = Rect(x: inner.x + 1, y: inner.y, width: inner.width - 2, height: 1)
         if catalog.isLoading {
             let spinner = frame.spinner(at: tick)
-            let progress = catalog.progress.map { progress in
-                "Loading \(progress.completed) of \(progress.total)…" + (progress.failed > 0 ? " \(progress.failed) failed" : "")
-            } ?? "Loading…"
-            frame.buffer.write("\(spinner) \(progress)", at: status.x, status.y, style: Theme.accent, maxWidth: status.width)
+            let progress =
+                catalog.progress.map { progress in
+                    "Loading \(progress.completed) of \(progress.total)…"
+                        + (progress.failed > 0 ? " \(progress.failed) failed" : "")
+                } ?? "Loading…"
+            frame.buffer.write(
+                "\(spinner) \(progress)",
+                at: status.x,
+                status.y,
+                style: Theme.accent,
+                maxWidth: status.width
+            )
         } else if let error = catalog.errorMessage {
-            frame.buffer.writeWrapped(error + " Press r to retry.", in: Rect(x: status.x, y: status.y, width: status.width, height: 3), style: Theme.error)
+            frame.buffer.writeWrapped(
+                error + " Press r to retry.",
+                in: Rect(x: status.x, y: status.y, width: status.width, height: 3),
+                style: Theme.error
+            )
             return
         } else if catalog.failedCount > 0 {
             frame.buffer.write(
                 "\(catalog.items.count) photos · \(catalog.failedCount) could not be loaded (r retries)",
-                at: status.x, status.y, style: catalog.items.isEmpty ? Theme.error : Theme.notice, maxWidth: status.width
+                at: status.x,
+                status.y,
+                style: catalog.items.isEmpty ? Theme.error : Theme.notice,
+                maxWidth: status.width
             )
         } else {
-            frame.buffer.write("\(catalog.items.count) photos", at: status.x, status.y, style: Theme.secondary, maxWidth: status.width)
+            frame.buffer.write(
+                "\(catalog.items.count) photos",
+                at: status.x,
+                status.y,
+                style: Theme.secondary,
+                maxWidth: status.width
+            )
         }
         let rows = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
         let items = catalog.items
         let selected = browser.selectedIndex
-        for (line, index) in ui.visibleRows(of: .photos, count: items.count, selected: selected, height: rows.height).enumerated() {
+        for (line, index) in ui.visibleRows(of: .photos, count: items.count, selected: selected, height: rows.height)
+            .enumerated()
+        {
             let photo = items[index]
             let marker: String
             if browser.saved.isSaving(photo) {
@@ -51,7 +74,11 @@ struct PhotosScreen {
             } else {
                 marker = browser.saved.isSaved(photo) ? "★" : " "
             }
-            frame.buffer.drawRow(" \(marker) \(photo.day)  \(photo.title)", in: rows.row(line), selected: index == selected)
+            frame.buffer.drawRow(
+                " \(marker) \(photo.day)  \(photo.title)",
+                in: rows.row(line),
+                selected: index == selected
+            )
         }
     }
 
@@ -59,7 +86,12 @@ struct PhotosScreen {
         guard let photo = browser.selectedPhoto else {
             frame.buffer.drawBox(rect, title: "Photo")
             if !browser.catalog.isLoading, browser.catalog.errorMessage == nil {
-                frame.buffer.writeCentered("Select a photo with ↑ and ↓.", in: rect, row: rect.y + rect.height / 2, style: Theme.secondary)
+                frame.buffer.writeCentered(
+                    "Select a photo with ↑ and ↓.",
+                    in: rect,
+                    row: rect.y + rect.height / 2,
+                    style: Theme.secondary
+                )
             }
             return
         }
@@ -75,21 +107,40 @@ struct PhotosScreen {
         case let .success(image):
             images.draw(image, named: photo.url.absoluteString, in: imageRect, on: &frame)
         case let .failure(error):
-            frame.buffer.writeWrapped("No image: \(ErrorMessage.line(for: error))", in: imageRect.centered(width: imageRect.width, height: 2), style: Theme.error)
+            frame.buffer.writeWrapped(
+                "No image: \(ErrorMessage.line(for: error))",
+                in: imageRect.centered(width: imageRect.width, height: 2),
+                style: Theme.error
+            )
         case .empty:
             let spinner = frame.spinner(at: tick)
-            frame.buffer.writeCentered("\(spinner) Loading the image…", in: imageRect, row: imageRect.y + imageRect.height / 2, style: Theme.secondary)
+            frame.buffer.writeCentered(
+                "\(spinner) Loading the image…",
+                in: imageRect,
+                row: imageRect.y + imageRect.height / 2,
+                style: Theme.secondary
+            )
         }
 
         frame.buffer.write(photo.day, at: textRect.x, textRect.y + 1, style: Theme.secondary)
         let buttonRow = textRect.maxY - 1
-        let description = Rect(x: textRect.x, y: textRect.y + 2, width: textRect.width, height: max(0, buttonRow - textRect.y - 3))
+        let description = Rect(
+            x: textRect.x,
+            y: textRect.y + 2,
+            width: textRect.width,
+            height: max(0, buttonRow - textRect.y - 3)
+        )
         frame.buffer.writeWrapped(photo.description, in: description)
         if browser.isSelectedSaving {
             let spinner = frame.spinner(at: tick)
             frame.buffer.drawButton("Saving… \(spinner)", at: textRect.x, buttonRow, enabled: false)
         } else {
-            frame.buffer.drawButton(browser.isSelectedSaved ? "Unsave" : "Save", at: textRect.x, buttonRow, enabled: browser.canToggleSave)
+            frame.buffer.drawButton(
+                browser.isSelectedSaved ? "Unsave" : "Save",
+                at: textRect.x,
+                buttonRow,
+                enabled: browser.canToggleSave
+            )
         }
     }
 

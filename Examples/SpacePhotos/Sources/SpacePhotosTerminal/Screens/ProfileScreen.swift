@@ -14,9 +14,18 @@ struct ProfileScreen {
         let inner = rect.inset(top: 2, left: 4, bottom: 1, right: 4)
         if model.isLoading {
             let spinner = frame.spinner(at: tick)
-            frame.buffer.write("\(spinner) Loading your profile and today's fact…", at: inner.x, inner.y, style: Theme.secondary)
+            frame.buffer.write(
+                "\(spinner) Loading your profile and today's fact…",
+                at: inner.x,
+                inner.y,
+                style: Theme.secondary
+            )
         } else if let error = model.errorMessage {
-            frame.buffer.writeWrapped(error + " Press r to retry.", in: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3), style: Theme.error)
+            frame.buffer.writeWrapped(
+                error + " Press r to retry.",
+                in: Rect(x: inner.x, y: inner.y, width: inner.width, height: 3),
+                style: Theme.error
+            )
         }
         if let member = model.member {
             let birthday = PhotoDay.string(from: member.birthday)

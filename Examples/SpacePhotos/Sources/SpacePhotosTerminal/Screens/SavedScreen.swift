@@ -23,16 +23,23 @@ struct SavedScreen {
         } else if photos.isEmpty {
             frame.buffer.writeWrapped(
                 "No saved photos yet. Save one on the Photos tab with s.",
-                in: inner.inset(left: 1, right: 1), style: Theme.secondary
+                in: inner.inset(left: 1, right: 1),
+                style: Theme.secondary
             )
         } else {
             frame.buffer.write("\(photos.count) saved", at: inner.x + 1, inner.y, style: Theme.secondary)
         }
         let rows = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
         let selected = browser.selectedIndex
-        for (line, index) in ui.visibleRows(of: .saved, count: photos.count, selected: selected, height: rows.height).enumerated() {
+        for (line, index) in ui.visibleRows(of: .saved, count: photos.count, selected: selected, height: rows.height)
+            .enumerated()
+        {
             let entry = photos[index]
-            frame.buffer.drawRow(" \(entry.photo.day)  \(entry.photo.title)", in: rows.row(line), selected: index == selected)
+            frame.buffer.drawRow(
+                " \(entry.photo.day)  \(entry.photo.title)",
+                in: rows.row(line),
+                selected: index == selected
+            )
         }
 
         guard let entry = browser.selectedPhoto else {
@@ -48,15 +55,27 @@ struct SavedScreen {
         case let .success(image):
             images.draw(image, named: "saved \(entry.photo.day) \(entry.imageByteCount)", in: imageRect, on: &frame)
         case let .failure(error):
-            frame.buffer.writeWrapped("The saved image cannot be shown: \(ErrorMessage.line(for: error))", in: imageRect, style: Theme.error)
+            frame.buffer.writeWrapped(
+                "The saved image cannot be shown: \(ErrorMessage.line(for: error))",
+                in: imageRect,
+                style: Theme.error
+            )
         case .empty:
             let spinner = frame.spinner(at: tick)
-            frame.buffer.writeCentered("\(spinner) Decoding the saved image…", in: imageRect, row: imageRect.y + imageRect.height / 2, style: Theme.secondary)
+            frame.buffer.writeCentered(
+                "\(spinner) Decoding the saved image…",
+                in: imageRect,
+                row: imageRect.y + imageRect.height / 2,
+                style: Theme.secondary
+            )
         }
         let kilobytes = max(1, entry.imageByteCount / 1024)
         frame.buffer.write(
             "\(entry.photo.day) · \(entry.mediaType), \(kilobytes) KiB, saved \(entry.savedAt.formatted(date: .abbreviated, time: .shortened))",
-            at: textRect.x, textRect.y + 1, style: Theme.secondary, maxWidth: textRect.width
+            at: textRect.x,
+            textRect.y + 1,
+            style: Theme.secondary,
+            maxWidth: textRect.width
         )
         frame.buffer.drawButton("Remove", at: textRect.x, textRect.maxY - 1, enabled: true)
     }

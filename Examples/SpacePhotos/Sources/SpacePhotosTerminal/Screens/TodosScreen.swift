@@ -20,11 +20,18 @@ struct TodosScreen {
             let spinner = frame.spinner(at: tick)
             frame.buffer.write("\(spinner) Reading the list…", at: listRect.x, listRect.y, style: Theme.secondary)
         } else if todos.isEmpty {
-            frame.buffer.write("Nothing to do. Press a to add a to-do.", at: listRect.x, listRect.y, style: Theme.secondary)
+            frame.buffer.write(
+                "Nothing to do. Press a to add a to-do.",
+                at: listRect.x,
+                listRect.y,
+                style: Theme.secondary
+            )
         }
         let selected = model.selectedIndex
         let numberWidth = String(todos.last?.id ?? 0).count + 1
-        for (line, index) in ui.visibleRows(of: .todos, count: todos.count, selected: selected, height: listRect.height).enumerated() {
+        for (line, index) in ui.visibleRows(of: .todos, count: todos.count, selected: selected, height: listRect.height)
+            .enumerated()
+        {
             let todo = todos[index]
             let row = listRect.row(line)
             let number = "#" + String(todo.id ?? 0)
@@ -32,17 +39,27 @@ struct TodosScreen {
             if todo.id == model.editingID {
                 frame.buffer.write(label, at: row.x, row.y, style: Theme.accent)
                 TextFieldView(
-                    text: model.editText, cursor: ui.cursor(.todoEdit, in: model.editText), isFocused: true, style: Theme.field
+                    text: model.editText,
+                    cursor: ui.cursor(.todoEdit, in: model.editText),
+                    isFocused: true,
+                    style: Theme.field
                 ).draw(in: row.inset(left: numberWidth + 2), on: &frame.buffer)
             } else {
-                frame.buffer.drawRow(label + " " + todo.text, in: row, selected: index == selected && ui.todoFocus == .list)
+                frame.buffer.drawRow(
+                    label + " " + todo.text,
+                    in: row,
+                    selected: index == selected && ui.todoFocus == .list
+                )
             }
         }
         let draftRow = inner.maxY - 1
         frame.buffer.write("New:", at: inner.x, draftRow, style: ui.todoFocus == .draft ? Theme.title : Theme.secondary)
         TextFieldView(
-            text: model.draft, cursor: ui.cursor(.todoDraft, in: model.draft), isFocused: ui.todoFocus == .draft && model.editingID == nil,
-            placeholder: "press a to add a to-do", style: Theme.field
+            text: model.draft,
+            cursor: ui.cursor(.todoDraft, in: model.draft),
+            isFocused: ui.todoFocus == .draft && model.editingID == nil,
+            placeholder: "press a to add a to-do",
+            style: Theme.field
         ).draw(in: Rect(x: inner.x + 5, y: draftRow, width: inner.width - 5, height: 1), on: &frame.buffer)
 
         if let pending = model.pendingDeletion {
@@ -55,7 +72,12 @@ struct TodosScreen {
         frame.buffer.fill(dialog)
         frame.buffer.drawBox(dialog, title: "Delete this to-do?", style: Theme.notice, titleStyle: Theme.notice)
         frame.buffer.write(todo.text, at: dialog.x + 2, dialog.y + 2, maxWidth: dialog.width - 4)
-        frame.buffer.drawHints([KeyHint("y", "delete"), KeyHint("n Esc", "keep")], at: dialog.x + 1, row: dialog.y + 4, width: dialog.width - 2)
+        frame.buffer.drawHints(
+            [KeyHint("y", "delete"), KeyHint("n Esc", "keep")],
+            at: dialog.x + 1,
+            row: dialog.y + 4,
+            width: dialog.width - 2
+        )
     }
 
     var hints: [KeyHint] {

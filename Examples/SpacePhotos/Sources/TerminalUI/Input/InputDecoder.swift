@@ -150,20 +150,21 @@ public struct InputDecoder: Sendable {
             return decodeCSI(at: index)
         case UInt8(ascii: "O"):
             guard index + 2 < pending.count else { return nil }
-            let key: Key? = switch pending[index + 2] {
-            case UInt8(ascii: "A"): .up
-            case UInt8(ascii: "B"): .down
-            case UInt8(ascii: "C"): .right
-            case UInt8(ascii: "D"): .left
-            case UInt8(ascii: "H"): .home
-            case UInt8(ascii: "F"): .end
-            case UInt8(ascii: "M"): .enter
-            case UInt8(ascii: "P"): .function(1)
-            case UInt8(ascii: "Q"): .function(2)
-            case UInt8(ascii: "R"): .function(3)
-            case UInt8(ascii: "S"): .function(4)
-            default: nil
-            }
+            let key: Key? =
+                switch pending[index + 2] {
+                case UInt8(ascii: "A"): .up
+                case UInt8(ascii: "B"): .down
+                case UInt8(ascii: "C"): .right
+                case UInt8(ascii: "D"): .left
+                case UInt8(ascii: "H"): .home
+                case UInt8(ascii: "F"): .end
+                case UInt8(ascii: "M"): .enter
+                case UInt8(ascii: "P"): .function(1)
+                case UInt8(ascii: "Q"): .function(2)
+                case UInt8(ascii: "R"): .function(3)
+                case UInt8(ascii: "S"): .function(4)
+                default: nil
+                }
             if let key { return (.key(key), 3) }
             return (.unknown(Array(pending[index..<index + 3])), 3)
         case 0x1B:

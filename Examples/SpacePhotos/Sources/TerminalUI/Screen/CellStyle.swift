@@ -29,7 +29,8 @@ public struct CellStyle: Hashable, Sendable {
 
     /// A style with the given colours and attributes; by default the terminal's own.
     @inlinable
-    public init(foreground: TerminalColor = .default, background: TerminalColor = .default, attributes: Attributes = []) {
+    public init(foreground: TerminalColor = .default, background: TerminalColor = .default, attributes: Attributes = [])
+    {
         self.foreground = foreground
         self.background = background
         self.attributes = attributes

@@ -143,7 +143,9 @@ public struct FrameEncoder: Sendable {
             if reset {
                 first = false
                 bytes.append(UInt8(ascii: "0"))
-                let codes: [(CellStyle.Attributes, UInt8)] = [(.bold, 1), (.dim, 2), (.italic, 3), (.underline, 4), (.reverse, 7)]
+                let codes: [(CellStyle.Attributes, UInt8)] = [
+                    (.bold, 1), (.dim, 2), (.italic, 3), (.underline, 4), (.reverse, 7),
+                ]
                 for (attribute, code) in codes where new.attributes.contains(attribute) {
                     bytes.append(UInt8(ascii: ";"))
                     bytes.append(UInt8(ascii: "0") + code)

@@ -42,7 +42,9 @@ public struct Rect: Hashable, Sendable {
     /// Splits off `count` columns on the left; the rest is on the right.
     public func splitColumns(at count: Int) -> (left: Rect, right: Rect) {
         let left = min(max(0, count), width)
-        return (Rect(x: x, y: y, width: left, height: height), Rect(x: x + left, y: y, width: width - left, height: height))
+        return (
+            Rect(x: x, y: y, width: left, height: height), Rect(x: x + left, y: y, width: width - left, height: height)
+        )
     }
 
     /// Splits off `count` rows at the top; the rest is below.
@@ -53,7 +55,8 @@ public struct Rect: Hashable, Sendable {
 
     /// A rectangle of at most `width` × `height` centred in this one.
     public func centered(width: Int, height: Int) -> Rect {
-        let w = min(width, self.width), h = min(height, self.height)
+        let w = min(width, self.width)
+        let h = min(height, self.height)
         return Rect(x: x + (self.width - w) / 2, y: y + (self.height - h) / 2, width: w, height: h)
     }
 }

@@ -76,7 +76,11 @@ public struct ScreenBuffer: Hashable, Sendable {
     /// ``TextWidth`` gives it.
     @discardableResult
     public mutating func write<S: StringProtocol>(
-        _ text: S, at x: Int, _ y: Int, style: CellStyle = .plain, maxWidth: Int? = nil
+        _ text: S,
+        at x: Int,
+        _ y: Int,
+        style: CellStyle = .plain,
+        maxWidth: Int? = nil
     ) -> Int {
         guard y >= 0, y < height, x < width else { return 0 }
         let limit = min(maxWidth ?? Int.max, width - x)
@@ -117,7 +121,8 @@ public struct ScreenBuffer: Hashable, Sendable {
 
     /// `rect`'s part that is on the screen.
     public func clip(_ rect: Rect) -> Rect {
-        let x = max(0, rect.x), y = max(0, rect.y)
+        let x = max(0, rect.x)
+        let y = max(0, rect.y)
         return Rect(x: x, y: y, width: min(rect.maxX, width) - x, height: min(rect.maxY, height) - y)
     }
 

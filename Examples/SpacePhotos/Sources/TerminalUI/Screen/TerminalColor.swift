@@ -58,7 +58,9 @@ public enum TerminalColor: Hashable, Sendable {
         let greyStep = average > 238 ? 23 : max(0, (average - 3) / 10)
         let grey = 8 + greyStep * 10
         func distance(_ candidate: (Int, Int, Int)) -> Int {
-            let dr = candidate.0 - Int(red), dg = candidate.1 - Int(green), db = candidate.2 - Int(blue)
+            let dr = candidate.0 - Int(red)
+            let dg = candidate.1 - Int(green)
+            let db = candidate.2 - Int(blue)
             return dr * dr + dg * dg + db * db
         }
         if distance((grey, grey, grey)) < distance(cube) {

@@ -72,7 +72,9 @@ public enum TextWidth {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         prepareLocale()
-        if first.properties.generalCategory == .control || first.properties.generalCategory == .format && scalars.count == 1 {
+        if first.properties.generalCategory == .control
+            || first.properties.generalCategory == .format && scalars.count == 1
+        {
             return 0
         }
         if first.properties.isEmojiPresentation || scalars.contains("\u{FE0F}") && first.properties.isEmoji {

@@ -107,7 +107,9 @@ public struct TerminalEvents: AsyncSequence, Sendable {
                 if errno == EINTR || errno == EAGAIN { return }  // the source fires again
                 // EIO and the like: the terminal is gone (a level-triggered
                 // source would otherwise fire forever).
-                continuation.yield(.terminate(reason: "the terminal cannot be read (\(String(cString: strerror(errno))))"))
+                continuation.yield(
+                    .terminate(reason: "the terminal cannot be read (\(String(cString: strerror(errno))))")
+                )
                 continuation.finish()
                 return
             }
@@ -126,7 +128,10 @@ public struct TerminalEvents: AsyncSequence, Sendable {
 
         /// After a quiet time, ends what waits in the decoder: a pending ESC
         /// is the Escape key, an unfinished paste is a paste.
-        private func armFlushTimer(after delay: Duration, _ flush: @escaping @Sendable (inout InputDecoder) -> [InputEvent]) {
+        private func armFlushTimer(
+            after delay: Duration,
+            _ flush: @escaping @Sendable (inout InputDecoder) -> [InputEvent]
+        ) {
             let generation = readGeneration
             let (seconds, attoseconds) = delay.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)

@@ -1,7 +1,12 @@
 /// Borders and titles.
 extension ScreenBuffer {
     /// Draws a rounded border around `rect`, with `title` in its top edge.
-    public mutating func drawBox(_ rect: Rect, title: String? = nil, style: CellStyle = .dim, titleStyle: CellStyle = .bold) {
+    public mutating func drawBox(
+        _ rect: Rect,
+        title: String? = nil,
+        style: CellStyle = .dim,
+        titleStyle: CellStyle = .bold
+    ) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let (left, right, top, bottom) = (rect.x, rect.maxX - 1, rect.y, rect.maxY - 1)
         let horizontal = Cell("─", style: style)
@@ -62,7 +67,10 @@ public enum TextWrapping {
                 }
                 while wordWidth > width {
                     // Longer than a line: break it.
-                    let (head, headWidth) = TextWidth.prefix(of: word, fitting: width - lineWidth - (lineWidth > 0 ? 1 : 0))
+                    let (head, headWidth) = TextWidth.prefix(
+                        of: word,
+                        fitting: width - lineWidth - (lineWidth > 0 ? 1 : 0)
+                    )
                     guard !head.isEmpty else {
                         if lineWidth == 0 {
                             // Not even one character fits: leave it out.

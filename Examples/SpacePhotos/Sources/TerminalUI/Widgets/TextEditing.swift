@@ -29,16 +29,19 @@ public enum TextEditing {
     /// Applies `event` to `text`, with the cursor at `cursor` (a character
     /// offset, clamped to the text first), keeping at most `limit` characters.
     @discardableResult
-    public static func apply(_ event: InputEvent, to text: inout String, cursor: inout Int, limit: Int = .max) -> Result {
+    public static func apply(_ event: InputEvent, to text: inout String, cursor: inout Int, limit: Int = .max) -> Result
+    {
         cursor = min(max(0, cursor), text.count)
         switch event {
         case let .paste(pasted):
             // One line: line breaks and tabs become spaces, other controls go.
-            let flattened = String(pasted.compactMap { character -> Character? in
-                if character.isNewline || character == "\t" { return " " }
-                let isControl = character.unicodeScalars.first?.properties.generalCategory == .control
-                return isControl ? nil : character
-            })
+            let flattened = String(
+                pasted.compactMap { character -> Character? in
+                    if character.isNewline || character == "\t" { return " " }
+                    let isControl = character.unicodeScalars.first?.properties.generalCategory == .control
+                    return isControl ? nil : character
+                }
+            )
             return insert(flattened, into: &text, cursor: &cursor, limit: limit)
         case let .key(press):
             return apply(press, to: &text, cursor: &cursor, limit: limit)

@@ -19,8 +19,12 @@ public struct TextFieldView: Sendable {
     /// A field showing `text` with the cursor at `cursor`; by default its
     /// characters show, underlined, with no placeholder.
     public init(
-        text: String, cursor: Int, isFocused: Bool, isSecure: Bool = false,
-        placeholder: String = "", style: CellStyle = .underline
+        text: String,
+        cursor: Int,
+        isFocused: Bool,
+        isSecure: Bool = false,
+        placeholder: String = "",
+        style: CellStyle = .underline
     ) {
         self.text = text
         self.cursor = cursor
@@ -38,7 +42,13 @@ public struct TextFieldView: Sendable {
         let shown: [Character] = isSecure ? Array(repeating: "•", count: text.count) : Array(text)
         let cursor = min(max(0, self.cursor), shown.count)
         if shown.isEmpty {
-            buffer.write(placeholder, at: rect.x + (isFocused ? 1 : 0), rect.y, style: style.adding(.dim), maxWidth: rect.width - 1)
+            buffer.write(
+                placeholder,
+                at: rect.x + (isFocused ? 1 : 0),
+                rect.y,
+                style: style.adding(.dim),
+                maxWidth: rect.width - 1
+            )
         }
         // Scroll so that the cursor (one cell after the text at most) fits.
         var start = 0

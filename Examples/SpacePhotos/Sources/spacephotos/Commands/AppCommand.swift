@@ -12,7 +12,8 @@ import TerminalUI
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
-        abstract: "The SpacePhotos app in the terminal: log in, photos, saved photos, to-dos, the counter, your profile."
+        abstract:
+            "The SpacePhotos app in the terminal: log in, photos, saved photos, to-dos, the counter, your profile."
     )
 
     @OptionGroup var options: AppOptions
@@ -24,7 +25,11 @@ struct AppCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         TextWidth.prepareLocale()
-        if let logFile { try FileLogHandler.bootstrap(path: logFile) } else { LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() } }
+        if let logFile {
+            try FileLogHandler.bootstrap(path: logFile)
+        } else {
+            LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+        }
         let dataDirectory = AppDirectories.data
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let embedded = try await Self.embeddedServerConfiguration(dataDirectory: dataDirectory)
@@ -40,7 +45,11 @@ struct AppCommand: AsyncParsableCommand {
 
     @MainActor
     static func runApp(serverURL: URL, dataDirectory: URL, imageCache: URL?, slowFact: Int?) async throws {
-        var dependencies = try await AppDependencies.live(serverURL: serverURL, dataDirectory: dataDirectory, imageCache: imageCache)
+        var dependencies = try await AppDependencies.live(
+            serverURL: serverURL,
+            dataDirectory: dataDirectory,
+            imageCache: imageCache
+        )
         if let slowFact {
             // A test knob: the fact about this number takes the server 10 s,
             // so that a refresh can be cancelled by hand (and by the end-to-end test).
@@ -61,7 +70,10 @@ struct AppCommand: AsyncParsableCommand {
             await loop.run()
             if let latencyLog {
                 let lines = loop.latencies.map { duration in
-                    String(Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000))
+                    String(
+                        Int(duration.components.seconds) * 1_000_000
+                            + Int(duration.components.attoseconds / 1_000_000_000_000)
+                    )
                 }
                 try? (lines.joined(separator: "\n") + "\n").write(toFile: latencyLog, atomically: true, encoding: .utf8)
             }

@@ -13,7 +13,8 @@ enum AppDirectories {
     private static func base(_ variable: String, default relative: String) -> URL {
         let environment = ProcessInfo.processInfo.environment
         // The XDG spec ignores relative paths.
-        let root = environment[variable].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+        let root =
+            environment[variable].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(relative)
         return root.appendingPathComponent("spacephotos")
     }

@@ -21,7 +21,9 @@ struct DemoCommand: AsyncParsableCommand {
             return handler
         }
         let server = try await ExampleServer().start()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("spacephotos-demo-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "spacephotos-demo-\(UUID().uuidString)"
+        )
         let narrator = Narrator()
         narrator.title("SpacePhotos demo — embedded server at \(server.baseURL.absoluteString)")
         do {

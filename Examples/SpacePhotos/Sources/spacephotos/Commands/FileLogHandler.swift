@@ -35,7 +35,9 @@ struct FileLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let fields = metadata.merging(event.metadata ?? [:]) { $1 }
-        let suffix = fields.isEmpty ? "" : " " + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let suffix =
+            fields.isEmpty
+            ? "" : " " + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let line = "\(Date().formatted(.iso8601)) \(event.level) \(label): \(event.message)\(suffix)\n"
         file.append(Data(line.utf8))
     }

@@ -7,29 +7,41 @@ import SpacePhotosCore
 struct SavedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "saved",
-        abstract: "The saved photos (seed 004's Saved tab), kept with their images in a database under your data directory.",
+        abstract:
+            "The saved photos (seed 004's Saved tab), kept with their images in a database under your data directory.",
         subcommands: [List.self, Add.self, Remove.self],
         defaultSubcommand: List.self
     )
 
     struct Options: ParsableArguments {
-        @Option(help: "The database file. Default: $XDG_DATA_HOME/spacephotos/saved.sqlite, or ~/.local/share/spacephotos/saved.sqlite.")
+        @Option(
+            help:
+                "The database file. Default: $XDG_DATA_HOME/spacephotos/saved.sqlite, or ~/.local/share/spacephotos/saved.sqlite."
+        )
         var database: String?
 
         func openRepository() async throws -> SavedPhotoRepository {
-            let url = database.map { URL(fileURLWithPath: $0) } ?? AppDirectories.data.appendingPathComponent("saved.sqlite")
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let url =
+                database.map { URL(fileURLWithPath: $0) } ?? AppDirectories.data.appendingPathComponent("saved.sqlite")
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             return try await SavedPhotoRepository.open(at: url)
         }
     }
 
     static func day(_ text: String) throws -> Date {
-        guard let date = PhotoDay.date(from: text) else { throw ValidationError("\"\(text)\" is not a day written yyyy-MM-dd") }
+        guard let date = PhotoDay.date(from: text) else {
+            throw ValidationError("\"\(text)\" is not a day written yyyy-MM-dd")
+        }
         return date
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the saved photos, most recently saved first, with their images.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the saved photos, most recently saved first, with their images."
+        )
         @OptionGroup var options: Options
         @OptionGroup var images: ImageOptions
 
@@ -39,7 +51,9 @@ struct SavedCommand: AsyncParsableCommand {
             if saved.isEmpty { print("No saved photos. Save one with `spacephotos saved add <yyyy-MM-dd>`.") }
             let decoders = ImagePipeline.Configuration().decoders
             for entry in saved {
-                print("\n\(entry.photo.day)  \(entry.photo.title)  (\(entry.mediaType), \(entry.imageByteCount / 1024) KiB)")
+                print(
+                    "\n\(entry.photo.day)  \(entry.photo.title)  (\(entry.mediaType), \(entry.imageByteCount / 1024) KiB)"
+                )
                 guard !images.noImages, let data = try await repository.imageData(for: entry.id) else { continue }
                 do {
                     await images.draw(try decoders.decode(data, limits: ImageDecodingLimits()))
@@ -60,15 +74,28 @@ struct SavedCommand: AsyncParsableCommand {
             let date = try SavedCommand.day(day)
             let repository = try await options.openRepository()
             try await server.withServer { baseURL in
-                try await Self.save(date, baseURL: baseURL, repository: repository, persistentCache: server.server != nil)
+                try await Self.save(
+                    date,
+                    baseURL: baseURL,
+                    repository: repository,
+                    persistentCache: server.server != nil
+                )
             }
         }
 
         @MainActor
-        static func save(_ date: Date, baseURL: URL, repository: SavedPhotoRepository, persistentCache: Bool) async throws {
+        static func save(
+            _ date: Date,
+            baseURL: URL,
+            repository: SavedPhotoRepository,
+            persistentCache: Bool
+        ) async throws {
             let client = HTTPClient(baseURL: baseURL)
             let photo = try await PhotoAPI(client: client).photo(on: date)
-            let saved = SavedPhotos(repository: repository, pipeline: ImageOptions.pipeline(client: client, persistentCache: persistentCache))
+            let saved = SavedPhotos(
+                repository: repository,
+                pipeline: ImageOptions.pipeline(client: client, persistentCache: persistentCache)
+            )
             print("Saving \(photo.day)  \(photo.title)…")
             guard await saved.save(photo) else {
                 printError(saved.errorMessage ?? "The photo could not be saved.")

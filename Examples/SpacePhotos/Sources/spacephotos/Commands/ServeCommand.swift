@@ -21,10 +21,15 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "spacephotos.server")
         logger.logLevel = .info
         // Paced event streams, so people can watch the counts change.
-        let server = ExampleServer(configuration: .init(
-            host: host, port: port, eventInterval: .milliseconds(200),
-            idleTimeout: .seconds(max(1, idleTimeout)), logger: logger
-        ))
+        let server = ExampleServer(
+            configuration: .init(
+                host: host,
+                port: port,
+                eventInterval: .milliseconds(200),
+                idleTimeout: .seconds(max(1, idleTimeout)),
+                logger: logger
+            )
+        )
         try await server.run { port in
             print("Serving on http://\(host):\(port) — demo login: \(DemoUser.demo.id) / \(DemoUser.demo.password)")
         }

@@ -5,7 +5,10 @@ import SpacePhotosServer
 /// `--server`: the example server to talk to; without it, one is started in
 /// this process for the command's duration.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "The example server's address (e.g. http://127.0.0.1:8080, from `spacephotos serve`). Default: an embedded server.")
+    @Option(
+        help:
+            "The example server's address (e.g. http://127.0.0.1:8080, from `spacephotos serve`). Default: an embedded server."
+    )
     var server: String?
 
     /// Runs `body` with the server's base URL, stopping an embedded server

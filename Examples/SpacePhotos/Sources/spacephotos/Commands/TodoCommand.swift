@@ -12,7 +12,10 @@ struct TodoCommand: AsyncParsableCommand {
     )
 
     struct Options: ParsableArguments {
-        @Option(help: "The database file. Default: $XDG_DATA_HOME/spacephotos/todos.sqlite, or ~/.local/share/spacephotos/todos.sqlite.")
+        @Option(
+            help:
+                "The database file. Default: $XDG_DATA_HOME/spacephotos/todos.sqlite, or ~/.local/share/spacephotos/todos.sqlite."
+        )
         var database: String?
 
         var databaseURL: URL {
@@ -26,10 +29,12 @@ struct TodoCommand: AsyncParsableCommand {
             do {
                 return TodoRepository(database: try await SQLiteDatabase.open(at: url, migrator: TodoSchema.migrator))
             } catch SQLiteDatabaseError.corrupt {
-                printError("""
-                The to-do database at \(url.path) is damaged.
-                Run `spacephotos todo recover` to move it aside (nothing is deleted) and start a new list.
-                """)
+                printError(
+                    """
+                    The to-do database at \(url.path) is damaged.
+                    Run `spacephotos todo recover` to move it aside (nothing is deleted) and start a new list.
+                    """
+                )
                 throw ExitCode.failure
             }
         }
@@ -86,7 +91,9 @@ struct TodoCommand: AsyncParsableCommand {
     }
 
     struct Recover: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a damaged database aside and start a new, empty one.")
+        static let configuration = CommandConfiguration(
+            abstract: "Move a damaged database aside and start a new, empty one."
+        )
         @OptionGroup var options: Options
 
         func run() async throws {

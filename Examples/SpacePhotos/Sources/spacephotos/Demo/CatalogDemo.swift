@@ -21,8 +21,14 @@ struct CatalogDemo {
         // Counts the requests that reach the network, to show coalescing.
         let counter = RecordingMiddleware()
         var configuration = ImagePipeline.Configuration()
-        configuration.diskCache = try DiskImageCache(directory: dataDirectory.appendingPathComponent("images"), limit: 64 * 1_048_576)
-        let pipeline = ImagePipeline(client: HTTPClient(baseURL: baseURL, middleware: [counter]), configuration: configuration)
+        configuration.diskCache = try DiskImageCache(
+            directory: dataDirectory.appendingPathComponent("images"),
+            limit: 64 * 1_048_576
+        )
+        let pipeline = ImagePipeline(
+            client: HTTPClient(baseURL: baseURL, middleware: [counter]),
+            configuration: configuration
+        )
 
         narrator.section("The catalog (seed 004): 8 random days, at most 4 requests at a time, in a task group")
         // The first load is slow on purpose (the server waits 3 s per photo), for the refresh below.
@@ -48,7 +54,9 @@ struct CatalogDemo {
         narrator.step("Loading (slowly)… then pull to refresh: the new load supersedes it.")
         await catalog.updateItems()
         await firstLoad.value
-        narrator.result("\(catalog.items.count) photos after \(Narrator.format(ContinuousClock.now - started)) — the slow load was cancelled, never shown:")
+        narrator.result(
+            "\(catalog.items.count) photos after \(Narrator.format(ContinuousClock.now - started)) — the slow load was cancelled, never shown:"
+        )
         for photo in catalog.items {
             narrator.step("\(photo.day)  \(photo.title)")
         }
@@ -61,7 +69,9 @@ struct CatalogDemo {
             for try await image in group { images.append(image) }
             return images
         }
-        narrator.result("\(images.count) images, \(counter.count) download; \(images[0].width)×\(images[0].height), \(images[0].byteCount / 1024) KiB decoded.")
+        narrator.result(
+            "\(images.count) images, \(counter.count) download; \(images[0].width)×\(images[0].height), \(images[0].byteCount / 1024) KiB decoded."
+        )
         for line in await ImageOptions.render(images[0], columns: 64) {
             print("   " + line)
         }
@@ -77,7 +87,9 @@ struct CatalogDemo {
             await saved.save(other)
         }
         try await waitUntil(saved) { $0.photos.count == min(3, catalog.items.count) }
-        narrator.result("Saved: " + saved.photos.map { "\($0.photo.day) (\($0.imageByteCount / 1024) KiB)" }.joined(separator: ", "))
+        narrator.result(
+            "Saved: " + saved.photos.map { "\($0.photo.day) (\($0.imageByteCount / 1024) KiB)" }.joined(separator: ", ")
+        )
         await saved.unsave(photo)
         try await waitUntil(saved) { !$0.isSaved(photo) }
         narrator.result("After unsaving \(photo.day): " + saved.photos.map(\.photo.day).joined(separator: ", "))

@@ -35,11 +35,13 @@ struct FactCounterDemo {
         narrator.result("Cancelled at once: loading \(slow.isLoading), fact \(slow.fact ?? "none").")
 
         let failing = Store(initialState: FactCounter.State(count: 8)) {
-            FactCounter(factClient: .live(
-                client: client,
-                fallbackDelay: .milliseconds(300),
-                serverOptions: [URLQueryItem(name: "fail", value: "true")]
-            ))
+            FactCounter(
+                factClient: .live(
+                    client: client,
+                    fallbackDelay: .milliseconds(300),
+                    serverOptions: [URLQueryItem(name: "fail", value: "true")]
+                )
+            )
         }
         narrator.step("The server fails (503): the client falls back after a delay on its clock…")
         await failing.send(.refresh).finish()
@@ -51,7 +53,9 @@ struct FactCounterDemo {
         try await tokens.update(AuthAPI(client: client).logIn(for: User.ID(rawValue: demo.id), with: demo.password))
         let api = APIClient(client: client, tokenStore: tokens)
         let screen = MemberScreenModel(api: api, factClient: .live(client: client))
-        narrator.step("Loading the member (executeWithIDToken() → publisher → firstValue()) and today's fact with async let…")
+        narrator.step(
+            "Loading the member (executeWithIDToken() → publisher → firstValue()) and today's fact with async let…"
+        )
         await screen.load()
         if let member = screen.member {
             narrator.result("\(member.nickname) — today's fact (#\(screen.factNumber)): \(screen.fact ?? "none")")

@@ -34,7 +34,9 @@ struct HTTPTourDemo {
         }
         let width = dog.value.dropFirst(16).prefix(4).reduce(0) { $0 << 8 | Int($1) }
         let height = dog.value.dropFirst(20).prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        narrator.result("A \(width)×\(height) PNG, \(dog.value.count) bytes, first byte after \(Narrator.format(dog.metrics.timeToFirstByte)).")
+        narrator.result(
+            "A \(width)×\(height) PNG, \(dog.value.count) bytes, first byte after \(Narrator.format(dog.metrics.timeToFirstByte))."
+        )
 
         narrator.section("Download with progress, to a file moved into place when complete")
         let file = dataDirectory.appendingPathComponent("64MiB.bin")
@@ -48,7 +50,9 @@ struct HTTPTourDemo {
                 narrator.step("[\(bar)] \(percent) %")
             }
         }
-        narrator.result("\(downloaded.metrics.bytesReceived / 1_048_576) MiB in \(Narrator.format(downloaded.metrics.duration)) → \(file.lastPathComponent)")
+        narrator.result(
+            "\(downloaded.metrics.bytesReceived / 1_048_576) MiB in \(Narrator.format(downloaded.metrics.duration)) → \(file.lastPathComponent)"
+        )
 
         narrator.section("Upload expecting 201, with progress")
         let steps = LockedValue(0)
@@ -57,14 +61,21 @@ struct HTTPTourDemo {
         ) { progress in
             for await _ in progress { steps.withLock { $0 += 1 } }
         }
-        narrator.result("201 Created: \(receipt.value.bytes / 1_048_576) MiB, sha256 \(receipt.value.sha256.prefix(16))…, \(steps.current) progress updates.")
+        narrator.result(
+            "201 Created: \(receipt.value.bytes / 1_048_576) MiB, sha256 \(receipt.value.sha256.prefix(16))…, \(steps.current) progress updates."
+        )
         try? FileManager.default.removeItem(at: file)
 
         narrator.section("Live favourite counts: an NDJSON stream, line by line")
         var favourites: [String: Int] = [:]
-        let events = try await client.stream(Request<Void>.get("/events", query: [
-            URLQueryItem(name: "count", value: "6"), URLQueryItem(name: "interval", value: "150"),
-        ]))
+        let events = try await client.stream(
+            Request<Void>.get(
+                "/events",
+                query: [
+                    URLQueryItem(name: "count", value: "6"), URLQueryItem(name: "interval", value: "150"),
+                ]
+            )
+        )
         for try await update in events.body.jsonLines(of: PhotoMetadata.self) {
             favourites[update.id] = update.favoriteCount
             narrator.step("♥ \(update.favoriteCount.formatted()) — \(update.title)")
@@ -72,13 +83,22 @@ struct HTTPTourDemo {
         narrator.result("\(favourites.count) photos updated as the events arrived.")
 
         narrator.section("A retry after 503 Service Unavailable (Retry-After: 1)")
-        let retrying = HTTPClient(baseURL: baseURL, middleware: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 4))])
+        let retrying = HTTPClient(
+            baseURL: baseURL,
+            middleware: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 4))]
+        )
         struct Flaky: Decodable, Sendable { var attempts: Int }
-        let flaky = try await retrying.send(Request<Flaky>.get("/flaky/demo", query: [URLQueryItem(name: "failures", value: "2")]))
-        narrator.result("Succeeded on attempt \(flaky.value.attempts), after \(Narrator.format(flaky.metrics.duration)) of waiting as the server asked.")
+        let flaky = try await retrying.send(
+            Request<Flaky>.get("/flaky/demo", query: [URLQueryItem(name: "failures", value: "2")])
+        )
+        narrator.result(
+            "Succeeded on attempt \(flaky.value.attempts), after \(Narrator.format(flaky.metrics.duration)) of waiting as the server asked."
+        )
 
         narrator.section("A request cancelled mid-flight")
-        let slow = Task { _ = try await client.send(Request<Void>.get("/slow", query: [URLQueryItem(name: "ms", value: "5000")])) }
+        let slow = Task {
+            _ = try await client.send(Request<Void>.get("/slow", query: [URLQueryItem(name: "ms", value: "5000")]))
+        }
         try await Task.sleep(for: .milliseconds(200))
         slow.cancel()
         do {

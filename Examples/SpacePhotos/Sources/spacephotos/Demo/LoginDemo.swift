@@ -22,7 +22,11 @@ struct LoginDemo {
         // Member requests carry the token through the authentication
         // middleware, which refreshes it once when the server rejects it.
         let memberClient = HTTPClient(baseURL: baseURL, middleware: [BearerAuthentication(provider: tokens)])
-        let auth = AuthService(authAPI: AuthAPI(client: client), memberAPI: MemberAPI(client: memberClient), tokens: tokens)
+        let auth = AuthService(
+            authAPI: AuthAPI(client: client),
+            memberAPI: MemberAPI(client: memberClient),
+            tokens: tokens
+        )
         let demo = DemoUser.demo
 
         narrator.section("Login (seed 000)")
@@ -37,17 +41,23 @@ struct LoginDemo {
         await model.loginButtonPressed()
         var dismissals = model.dismissals.makeAsyncIterator()
         if model.loginErrorMessage == nil, await dismissals.next() != nil {
-            narrator.result("Logged in; the screen asks to be dismissed. Button enabled again: \(model.isLoginButtonEnabled).")
+            narrator.result(
+                "Logged in; the screen asks to be dismissed. Button enabled again: \(model.isLoginButtonEnabled)."
+            )
         } else {
             narrator.result("Unexpected: \(model.loginErrorMessage?.text ?? "no dismissal")")
             throw ExitCode.failure
         }
         let mode = try FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? NSNumber
-        narrator.result("Token stored at \(store.fileURL.lastPathComponent), mode \(String(mode?.intValue ?? 0, radix: 8)).")
+        narrator.result(
+            "Token stored at \(store.fileURL.lastPathComponent), mode \(String(mode?.intValue ?? 0, radix: 8))."
+        )
 
         narrator.section("Member profile")
         let member = try await auth.currentMember()
-        narrator.result("\(member.nickname) (id \(member.id)), born \(member.birthday.formatted(.iso8601.year().month().day()))")
+        narrator.result(
+            "\(member.nickname) (id \(member.id)), born \(member.birthday.formatted(.iso8601.year().month().day()))"
+        )
 
         narrator.section("An expired token, refreshed by the middleware")
         try await store.update(IDToken(rawValue: "v1.expired.token"))
@@ -58,7 +68,9 @@ struct LoginDemo {
             for try await user in group { users.append(user) }
             return users
         }
-        narrator.result("5 concurrent requests got 401, then \(again.count) profiles after \(await tokens.refreshCount) refresh via POST /auth/refresh.")
+        narrator.result(
+            "5 concurrent requests got 401, then \(again.count) profiles after \(await tokens.refreshCount) refresh via POST /auth/refresh."
+        )
 
         narrator.section("A wrong password")
         model.password = "not-the-password"

@@ -21,6 +21,7 @@ struct Narrator: Sendable {
     /// A duration as the narration shows it: milliseconds under a second, else seconds.
     static func format(_ duration: Duration) -> String {
         let milliseconds = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-        return milliseconds < 1_000 ? String(format: "%.0f ms", milliseconds) : String(format: "%.2f s", milliseconds / 1_000)
+        return milliseconds < 1_000
+            ? String(format: "%.0f ms", milliseconds) : String(format: "%.2f s", milliseconds / 1_000)
     }
 }

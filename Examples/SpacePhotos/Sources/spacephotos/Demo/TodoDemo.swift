@@ -1,5 +1,5 @@
-import BaselinePersistence
 import BaselineConcurrency
+import BaselinePersistence
 import Foundation
 import SpacePhotosCore
 

@@ -4,8 +4,8 @@ import BaselineTesting
 import Foundation
 import SpacePhotosCore
 import SpacePhotosTerminal
-import Testing
 import TerminalUI
+import Testing
 
 /// The screens rendered to text for given states of the models, compared as
 /// text: what a person sees, line by line (trailing spaces trimmed).
@@ -32,9 +32,14 @@ struct ScreenTests {
     }
 
     func screen(
-        _ program: SpacePhotosProgram, columns: Int = 80, rows: Int = 24, tick: Int = 0, _ name: String = #function
+        _ program: SpacePhotosProgram,
+        columns: Int = 80,
+        rows: Int = 24,
+        tick: Int = 0,
+        _ name: String = #function
     ) -> String {
-        let text = program.render(RenderContext(size: TerminalSize(columns: columns, rows: rows), tick: tick)).buffer.text
+        let text = program.render(RenderContext(size: TerminalSize(columns: columns, rows: rows), tick: tick)).buffer
+            .text
         if let directory = ProcessInfo.processInfo.environment["SCREEN_DUMP"] {
             try? text.write(toFile: directory + "/" + name + ".txt", atomically: true, encoding: .utf8)
         }

@@ -59,7 +59,8 @@ struct LightCanvas {
 
     /// Sets every pixel to `paint(x, y)`, row by row.
     mutating func fill(_ paint: (Int, Int) -> Light) {
-        let width = self.width, height = self.height
+        let width = self.width
+        let height = self.height
         pixels.withUnsafeMutableBufferPointer { pixels in
             for y in 0..<height {
                 for x in 0..<width {
@@ -78,12 +79,17 @@ struct LightCanvas {
     /// it has faded to nothing.
     mutating func addGlow(x: Float, y: Float, sigma: Float, color: Light, intensity: Float) {
         let reach = max(1, Int((sigma * 3).rounded(.up)))
-        let centerX = Int(x.rounded(.down)), centerY = Int(y.rounded(.down))
-        let firstX = max(0, centerX - reach), lastX = min(width - 1, centerX + reach)
-        let firstY = max(0, centerY - reach), lastY = min(height - 1, centerY + reach)
+        let centerX = Int(x.rounded(.down))
+        let centerY = Int(y.rounded(.down))
+        let firstX = max(0, centerX - reach)
+        let lastX = min(width - 1, centerX + reach)
+        let firstY = max(0, centerY - reach)
+        let lastY = min(height - 1, centerY + reach)
         guard firstX <= lastX, firstY <= lastY else { return }
         let falloff = -1 / (2 * sigma * sigma)
-        let red = color.red * intensity, green = color.green * intensity, blue = color.blue * intensity
+        let red = color.red * intensity
+        let green = color.green * intensity
+        let blue = color.blue * intensity
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { pixels in
             for py in firstY...lastY {
@@ -103,9 +109,21 @@ struct LightCanvas {
     /// A star: a sharp core, a soft halo, and for bright ones the four
     /// diffraction spikes telescopes give them.
     mutating func addStar(x: Float, y: Float, brightness: Float, color: Light, scale: Float = 1) {
-        addGlow(x: x, y: y, sigma: 0.6 * scale, color: color.mixed(with: Light(1, 1, 1), amount: 0.35), intensity: brightness)
+        addGlow(
+            x: x,
+            y: y,
+            sigma: 0.6 * scale,
+            color: color.mixed(with: Light(1, 1, 1), amount: 0.35),
+            intensity: brightness
+        )
         if brightness > 0.5 {
-            addGlow(x: x, y: y, sigma: (1.2 + brightness.squareRoot()) * scale, color: color, intensity: brightness * 0.09)
+            addGlow(
+                x: x,
+                y: y,
+                sigma: (1.2 + brightness.squareRoot()) * scale,
+                color: color,
+                intensity: brightness * 0.09
+            )
         }
         if brightness > 2 {
             let length = brightness * 5 * scale
@@ -116,11 +134,14 @@ struct LightCanvas {
 
     /// A thin line of light through (`x`, `y`) along (`dx`, `dy`), fading
     /// out exponentially both ways.
-    private mutating func addSpike(x: Float, y: Float, dx: Int, dy: Int, length: Float, color: Light, intensity: Float) {
+    private mutating func addSpike(x: Float, y: Float, dx: Int, dy: Int, length: Float, color: Light, intensity: Float)
+    {
         let reach = Int(length * 2)
-        let centerX = Int(x), centerY = Int(y)
+        let centerX = Int(x)
+        let centerY = Int(y)
         for step in -reach...reach where step != 0 {
-            let px = centerX + step * dx, py = centerY + step * dy
+            let px = centerX + step * dx
+            let py = centerY + step * dy
             guard (0..<width).contains(px), (0..<height).contains(py) else { continue }
             let weight = intensity * Foundation.exp(-Float(abs(step)) / (length * 0.35))
             let offset = (py * width + px) * 3

@@ -34,9 +34,12 @@ enum Shape: Sendable {
             let scaled = hypot((point.x - center.x) / radiusX, (point.y - center.y) / radiusY)
             return (scaled - 1) * min(radiusX, radiusY)
         case let .capsule(from, to, radius):
-            let dx = to.x - from.x, dy = to.y - from.y
+            let dx = to.x - from.x
+            let dy = to.y - from.y
             let lengthSquared = dx * dx + dy * dy
-            let t = lengthSquared == 0 ? 0 : min(max(((point.x - from.x) * dx + (point.y - from.y) * dy) / lengthSquared, 0), 1)
+            let t =
+                lengthSquared == 0
+                ? 0 : min(max(((point.x - from.x) * dx + (point.y - from.y) * dy) / lengthSquared, 0), 1)
             return hypot(point.x - (from.x + t * dx), point.y - (from.y + t * dy)) - radius
         case let .ring(center, radius, width):
             return abs(hypot(point.x - center.x, point.y - center.y) - radius) - width / 2
@@ -51,7 +54,10 @@ enum Shape: Sendable {
         case let .ellipse(center, radiusX, radiusY):
             return (center.x - radiusX, center.y - radiusY, center.x + radiusX, center.y + radiusY)
         case let .capsule(from, to, radius):
-            return (min(from.x, to.x) - radius, min(from.y, to.y) - radius, max(from.x, to.x) + radius, max(from.y, to.y) + radius)
+            return (
+                min(from.x, to.x) - radius, min(from.y, to.y) - radius, max(from.x, to.x) + radius,
+                max(from.y, to.y) + radius
+            )
         case let .ring(center, radius, width):
             let outer = radius + width / 2
             return (center.x - outer, center.y - outer, center.x + outer, center.y + outer)
@@ -63,7 +69,8 @@ enum Shape: Sendable {
         func flip(_ point: Point) -> Point { Point(1 - point.x, point.y) }
         switch self {
         case let .circle(center, radius): return .circle(center: flip(center), radius: radius)
-        case let .ellipse(center, radiusX, radiusY): return .ellipse(center: flip(center), radiusX: radiusX, radiusY: radiusY)
+        case let .ellipse(center, radiusX, radiusY):
+            return .ellipse(center: flip(center), radiusX: radiusX, radiusY: radiusY)
         case let .capsule(from, to, radius): return .capsule(from: flip(from), to: flip(to), radius: radius)
         case let .ring(center, radius, width): return .ring(center: flip(center), radius: radius, width: width)
         }

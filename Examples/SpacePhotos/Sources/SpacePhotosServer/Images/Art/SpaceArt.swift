@@ -37,33 +37,47 @@ enum SpaceArt {
     /// A dark sky crossed by a glowing band of the Milky Way, with dust rifts
     /// along it and stars crowding into it.
     private static func paintMilkyWay(on canvas: inout LightCanvas, random: inout SplitMix64) {
-        let width = canvas.width, height = canvas.height
+        let width = canvas.width
+        let height = canvas.height
         let side = Float(min(width, height))
         let angle = random.unit(in: -0.7...0.7) + (random.next() % 2 == 0 ? 0 : .pi / 2)
         let (normalX, normalY) = (-Foundation.sin(angle), Foundation.cos(angle))
-        let centerX = Float(width) * random.unit(in: 0.35...0.65), centerY = Float(height) * random.unit(in: 0.35...0.65)
+        let centerX = Float(width) * random.unit(in: 0.35...0.65)
+        let centerY = Float(height) * random.unit(in: 0.35...0.65)
         let bandWidth = side * random.unit(in: 0.16...0.26)
-        let seeds = (UInt32(truncatingIfNeeded: random.next()), UInt32(truncatingIfNeeded: random.next()), UInt32(truncatingIfNeeded: random.next()))
+        let seeds = (
+            UInt32(truncatingIfNeeded: random.next()), UInt32(truncatingIfNeeded: random.next()),
+            UInt32(truncatingIfNeeded: random.next())
+        )
         func band(_ x: Float, _ y: Float) -> Float {
             let distance = ((x - centerX) * normalX + (y - centerY) * normalY) / bandWidth
             return Foundation.exp(-distance * distance)
         }
-        let glow = NoiseField(width: width, height: height) { u, v in ValueNoise.fractal(u * 3, v * 3, seed: seeds.0, octaves: 6) }
-        let dust = NoiseField(width: width, height: height) { u, v in ValueNoise.fractal(u * 6, v * 6, seed: seeds.1, octaves: 5) }
-        let tint = NoiseField(width: width, height: height, maximumColumns: 64) { u, v in ValueNoise.fractal(u * 1.5, v * 1.5, seed: seeds.2, octaves: 2) }
+        let glow = NoiseField(width: width, height: height) { u, v in
+            ValueNoise.fractal(u * 3, v * 3, seed: seeds.0, octaves: 6)
+        }
+        let dust = NoiseField(width: width, height: height) { u, v in
+            ValueNoise.fractal(u * 6, v * 6, seed: seeds.1, octaves: 5)
+        }
+        let tint = NoiseField(width: width, height: height, maximumColumns: 64) { u, v in
+            ValueNoise.fractal(u * 1.5, v * 1.5, seed: seeds.2, octaves: 2)
+        }
         let sky = Light(0.008, 0.012, 0.035)
-        let warm = Light(1.0, 0.78, 0.55), cool = Light(0.55, 0.66, 1.0)
+        let warm = Light(1.0, 0.78, 0.55)
+        let cool = Light(0.55, 0.66, 1.0)
         canvas.fill { x, y in
             let profile = band(Float(x), Float(y))
             let cloud = glow.sample(x, y)
             let rift = smoothstep(0.48, 0.66, dust.sample(x, y)) * profile
-            let light = warm.mixed(with: cool, amount: tint.sample(x, y) * 1.6 - 0.3) * (profile * (0.1 + 1.1 * cloud * cloud))
+            let light =
+                warm.mixed(with: cool, amount: tint.sample(x, y) * 1.6 - 0.3) * (profile * (0.1 + 1.1 * cloud * cloud))
             return sky + light * (1 - 0.85 * rift)
         }
         let scale = starScale(canvas)
         let count = width * height / 170
         scatterStars(on: &canvas, count: count, scale: scale, random: &random) { random in
-            let x = random.unit() * Float(width), y = random.unit() * Float(height)
+            let x = random.unit() * Float(width)
+            let y = random.unit() * Float(height)
             // Most stars lie in the band: keep each with a probability that grows towards it.
             return random.unit() < 0.2 + 0.8 * band(x, y) ? (x, y) : nil
         }
@@ -72,7 +86,8 @@ enum SpaceArt {
     /// A glowing cloud of gas in two or three colours, folded by domain
     /// warping into wisps, cut by dark dust, with young stars inside.
     private static func paintNebula(on canvas: inout LightCanvas, random: inout SplitMix64) {
-        let width = canvas.width, height = canvas.height
+        let width = canvas.width
+        let height = canvas.height
         let palettes: [(Light, Light, Light)] = [
             (Light(0.95, 0.16, 0.32), Light(0.12, 0.62, 0.78), Light(1.0, 0.72, 0.35)),  // hydrogen red, oxygen teal
             (Light(0.78, 0.22, 0.92), Light(0.20, 0.36, 1.00), Light(1.0, 0.55, 0.80)),  // violet and blue
@@ -81,16 +96,24 @@ enum SpaceArt {
         ]
         let (first, second, highlight) = palettes[Int(random.next() % UInt64(palettes.count))]
         let aspect = Float(width) / Float(height)
-        let unitWidth = max(aspect, 1), unitHeight = max(1 / aspect, 1)
-        let centerU = unitWidth * random.unit(in: 0.35...0.65), centerV = unitHeight * random.unit(in: 0.35...0.65)
+        let unitWidth = max(aspect, 1)
+        let unitHeight = max(1 / aspect, 1)
+        let centerU = unitWidth * random.unit(in: 0.35...0.65)
+        let centerV = unitHeight * random.unit(in: 0.35...0.65)
         let radius = random.unit(in: 0.45...0.7)
         let seeds = (0..<4).map { _ in UInt32(truncatingIfNeeded: random.next()) }
         let frequency = random.unit(in: 2.0...3.2)
         let density = NoiseField(width: width, height: height) { u, v in
             let warpX = ValueNoise.fractal(u * 2, v * 2, seed: seeds[0], octaves: 4)
             let warpY = ValueNoise.fractal(u * 2 + 5.2, v * 2 + 1.3, seed: seeds[0] &+ 1, octaves: 4)
-            let cloud = ValueNoise.fractal(u * frequency + 1.8 * warpX, v * frequency + 1.8 * warpY, seed: seeds[1], octaves: 6)
-            let du = (u - centerU) / radius, dv = (v - centerV) / radius
+            let cloud = ValueNoise.fractal(
+                u * frequency + 1.8 * warpX,
+                v * frequency + 1.8 * warpY,
+                seed: seeds[1],
+                octaves: 6
+            )
+            let du = (u - centerU) / radius
+            let dv = (v - centerV) / radius
             return cloud * (0.35 + 0.85 * Foundation.exp(-(du * du + dv * dv)))
         }
         let hue = NoiseField(width: width, height: height, maximumColumns: 128) { u, v in
@@ -114,9 +137,16 @@ enum SpaceArt {
         // A few young, hot stars lighting the cloud from inside.
         let side = Float(min(width, height))
         for _ in 0..<(3 + Int(random.next() % 4)) {
-            let x = (centerU + random.unit(in: -0.3...0.3)) * side, y = (centerV + random.unit(in: -0.3...0.3)) * side
+            let x = (centerU + random.unit(in: -0.3...0.3)) * side
+            let y = (centerV + random.unit(in: -0.3...0.3)) * side
             canvas.addGlow(x: x, y: y, sigma: side * 0.03, color: highlight, intensity: 0.25)
-            canvas.addStar(x: x, y: y, brightness: random.unit(in: 3...6), color: Light.starColor(temperature: 0.95), scale: scale)
+            canvas.addStar(
+                x: x,
+                y: y,
+                brightness: random.unit(in: 3...6),
+                color: Light.starColor(temperature: 0.95),
+                scale: scale
+            )
         }
     }
 
@@ -124,26 +154,33 @@ enum SpaceArt {
     /// logarithmic spiral with dust lanes along their inner edges, and pink
     /// star-forming knots.
     private static func paintGalaxy(on canvas: inout LightCanvas, random: inout SplitMix64) {
-        let width = canvas.width, height = canvas.height
+        let width = canvas.width
+        let height = canvas.height
         let side = Float(min(width, height))
-        let centerX = Float(width) * random.unit(in: 0.42...0.58), centerY = Float(height) * random.unit(in: 0.42...0.58)
+        let centerX = Float(width) * random.unit(in: 0.42...0.58)
+        let centerY = Float(height) * random.unit(in: 0.42...0.58)
         let radius = side * random.unit(in: 0.42...0.52)
-        let tilt = random.unit(in: 0.45...0.95)         // the minor axis over the major
+        let tilt = random.unit(in: 0.45...0.95)  // the minor axis over the major
         let rotation = random.unit(in: 0...Float.pi)
         let arms: Float = random.next() % 3 == 0 ? 3 : 2
         let winding = 1 / Foundation.tan(random.unit(in: 0.2...0.35))  // from the pitch angle
         let twist = random.unit(in: 0...(2 * Float.pi))
         let clumpSeed = UInt32(truncatingIfNeeded: random.next())
-        let clumps = NoiseField(width: width, height: height) { u, v in ValueNoise.fractal(u * 9, v * 9, seed: clumpSeed, octaves: 4) }
+        let clumps = NoiseField(width: width, height: height) { u, v in
+            ValueNoise.fractal(u * 9, v * 9, seed: clumpSeed, octaves: 4)
+        }
         let (cosine, sine) = (Foundation.cos(rotation), Foundation.sin(rotation))
-        let bulge = Light(1.0, 0.82, 0.55), disk = Light(0.72, 0.8, 1.0), sky = Light(0.004, 0.005, 0.015)
+        let bulge = Light(1.0, 0.82, 0.55)
+        let disk = Light(0.72, 0.8, 1.0)
+        let sky = Light(0.004, 0.005, 0.015)
 
         /// The spiral phase at galaxy-plane polar coordinates: arms where it is a multiple of 2π.
         func phase(_ r: Float, _ theta: Float) -> Float {
             arms * (theta - winding * Foundation.log(r + 0.03)) + twist
         }
         canvas.fill { x, y in
-            let dx = Float(x) + 0.5 - centerX, dy = Float(y) + 0.5 - centerY
+            let dx = Float(x) + 0.5 - centerX
+            let dy = Float(y) + 0.5 - centerY
             let u = (dx * cosine + dy * sine) / radius
             let v = (-dx * sine + dy * cosine) / (radius * tilt)
             let r = (u * u + v * v).squareRoot()
@@ -162,11 +199,26 @@ enum SpaceArt {
         for _ in 0..<(20 + Int(random.next() % 25)) {
             let r = random.unit(in: 0.18...0.85)
             let arm = Float(random.next() % UInt64(arms))
-            let theta = (2 * Float.pi * arm - twist) / arms + winding * Foundation.log(r + 0.03) + random.unit(in: -0.15...0.15)
-            let u = r * Foundation.cos(theta), v = r * Foundation.sin(theta) * tilt
-            let x = centerX + (u * cosine - v * sine) * radius, y = centerY + (u * sine + v * cosine) * radius
-            canvas.addGlow(x: x, y: y, sigma: side * random.unit(in: 0.004...0.01), color: Light(1.0, 0.35, 0.6), intensity: 0.3)
-            canvas.addStar(x: x, y: y, brightness: random.unit(in: 0.3...0.9), color: Light.starColor(temperature: 1), scale: scale)
+            let theta =
+                (2 * Float.pi * arm - twist) / arms + winding * Foundation.log(r + 0.03) + random.unit(in: -0.15...0.15)
+            let u = r * Foundation.cos(theta)
+            let v = r * Foundation.sin(theta) * tilt
+            let x = centerX + (u * cosine - v * sine) * radius
+            let y = centerY + (u * sine + v * cosine) * radius
+            canvas.addGlow(
+                x: x,
+                y: y,
+                sigma: side * random.unit(in: 0.004...0.01),
+                color: Light(1.0, 0.35, 0.6),
+                intensity: 0.3
+            )
+            canvas.addStar(
+                x: x,
+                y: y,
+                brightness: random.unit(in: 0.3...0.9),
+                color: Light.starColor(temperature: 1),
+                scale: scale
+            )
         }
         scatterStars(on: &canvas, count: width * height / 900, scale: scale, random: &random) { random in
             (random.unit() * Float(width), random.unit() * Float(height))
@@ -174,8 +226,11 @@ enum SpaceArt {
         // Far-off galaxies: small, faint smudges.
         for _ in 0..<(width * height / 40_000 + 3) {
             canvas.addGlow(
-                x: random.unit() * Float(width), y: random.unit() * Float(height),
-                sigma: side * random.unit(in: 0.002...0.006), color: Light(0.9, 0.8, 0.7), intensity: random.unit(in: 0.1...0.35)
+                x: random.unit() * Float(width),
+                y: random.unit() * Float(height),
+                sigma: side * random.unit(in: 0.002...0.006),
+                color: Light(0.9, 0.8, 0.7),
+                intensity: random.unit(in: 0.1...0.35)
             )
         }
     }
@@ -183,14 +238,17 @@ enum SpaceArt {
     /// A globular cluster: a ball of old, yellow stars that crowd into a
     /// glowing core (Plummer's profile), over a thin field of others.
     private static func paintCluster(on canvas: inout LightCanvas, random: inout SplitMix64) {
-        let width = canvas.width, height = canvas.height
+        let width = canvas.width
+        let height = canvas.height
         let side = Float(min(width, height))
-        let centerX = Float(width) * random.unit(in: 0.4...0.6), centerY = Float(height) * random.unit(in: 0.4...0.6)
+        let centerX = Float(width) * random.unit(in: 0.4...0.6)
+        let centerY = Float(height) * random.unit(in: 0.4...0.6)
         let coreRadius = side * random.unit(in: 0.05...0.09)
         let sky = Light(0.005, 0.007, 0.02)
         let haze = Light(1.0, 0.8, 0.55)
         canvas.fill { x, y in
-            let dx = Float(x) + 0.5 - centerX, dy = Float(y) + 0.5 - centerY
+            let dx = Float(x) + 0.5 - centerX
+            let dy = Float(y) + 0.5 - centerY
             let r2 = (dx * dx + dy * dy) / (coreRadius * coreRadius)
             // The unresolved stars of the core: Plummer's surface brightness, (1 + r²)^−2.
             return sky + haze * (0.5 / ((1 + r2) * (1 + r2)))
@@ -202,11 +260,18 @@ enum SpaceArt {
             let mass = random.unit(in: 0.001...0.97)
             let r = coreRadius / (Foundation.pow(mass, -2.0 / 3.0) - 1).squareRoot()
             let angle = random.unit() * 2 * Float.pi
-            let x = centerX + r * Foundation.cos(angle), y = centerY + r * Foundation.sin(angle)
+            let x = centerX + r * Foundation.cos(angle)
+            let y = centerY + r * Foundation.sin(angle)
             // Old stars: mostly yellow and orange, a few blue stragglers.
             let temperature = random.unit() < 0.06 ? random.unit(in: 0.8...1) : random.unit(in: 0.05...0.5)
             let u = random.unit()
-            canvas.addStar(x: x, y: y, brightness: 0.15 + 0.9 * u * u * u + 3 * Foundation.pow(u, 250), color: Light.starColor(temperature: temperature), scale: scale)
+            canvas.addStar(
+                x: x,
+                y: y,
+                brightness: 0.15 + 0.9 * u * u * u + 3 * Foundation.pow(u, 250),
+                color: Light.starColor(temperature: temperature),
+                scale: scale
+            )
         }
         scatterStars(on: &canvas, count: width * height / 1_200, scale: scale, random: &random) { random in
             (random.unit() * Float(width), random.unit() * Float(height))
@@ -223,7 +288,10 @@ enum SpaceArt {
     /// `count` tries at placing a star where `place` says (nil skips it):
     /// mostly faint, a few bright, in colours around a sun's white.
     private static func scatterStars(
-        on canvas: inout LightCanvas, count: Int, scale: Float, random: inout SplitMix64,
+        on canvas: inout LightCanvas,
+        count: Int,
+        scale: Float,
+        random: inout SplitMix64,
         place: (inout SplitMix64) -> (Float, Float)?
     ) {
         for _ in 0..<count {
@@ -231,7 +299,13 @@ enum SpaceArt {
             let u = random.unit()
             let brightness = 0.06 + 0.6 * u * u * u * u + 4 * Foundation.pow(u, 80)
             let temperature = 0.55 + (random.unit() + random.unit() - 1) * 0.75
-            canvas.addStar(x: x, y: y, brightness: brightness, color: Light.starColor(temperature: temperature), scale: scale)
+            canvas.addStar(
+                x: x,
+                y: y,
+                brightness: brightness,
+                color: Light.starColor(temperature: temperature),
+                scale: scale
+            )
         }
     }
 

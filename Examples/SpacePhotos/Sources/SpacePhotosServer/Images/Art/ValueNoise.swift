@@ -19,12 +19,18 @@ enum ValueNoise {
 
     /// Noise at (`x`, `y`), in 0…1, smooth between lattice points.
     static func noise(_ x: Float, _ y: Float, seed: UInt32) -> Float {
-        let floorX = x.rounded(.down), floorY = y.rounded(.down)
-        let cellX = Int32(floorX), cellY = Int32(floorY)
-        let fx = x - floorX, fy = y - floorY
-        let sx = fx * fx * (3 - 2 * fx), sy = fy * fy * (3 - 2 * fy)
-        let topLeft = lattice(cellX, cellY, seed: seed), topRight = lattice(cellX &+ 1, cellY, seed: seed)
-        let bottomLeft = lattice(cellX, cellY &+ 1, seed: seed), bottomRight = lattice(cellX &+ 1, cellY &+ 1, seed: seed)
+        let floorX = x.rounded(.down)
+        let floorY = y.rounded(.down)
+        let cellX = Int32(floorX)
+        let cellY = Int32(floorY)
+        let fx = x - floorX
+        let fy = y - floorY
+        let sx = fx * fx * (3 - 2 * fx)
+        let sy = fy * fy * (3 - 2 * fy)
+        let topLeft = lattice(cellX, cellY, seed: seed)
+        let topRight = lattice(cellX &+ 1, cellY, seed: seed)
+        let bottomLeft = lattice(cellX, cellY &+ 1, seed: seed)
+        let bottomRight = lattice(cellX &+ 1, cellY &+ 1, seed: seed)
         let top = topLeft + (topRight - topLeft) * sx
         let bottom = bottomLeft + (bottomRight - bottomLeft) * sx
         return top + (bottom - top) * sy
@@ -32,7 +38,9 @@ enum ValueNoise {
 
     /// The fractal sum of `octaves` octaves, scaled back to 0…1.
     static func fractal(_ x: Float, _ y: Float, seed: UInt32, octaves: Int) -> Float {
-        var sum: Float = 0, amplitude: Float = 0.5, total: Float = 0
+        var sum: Float = 0
+        var amplitude: Float = 0.5
+        var total: Float = 0
         var frequency: Float = 1
         for octave in 0..<octaves {
             // Each octave its own seed, so their lattices do not line up.
@@ -77,9 +85,12 @@ struct NoiseField {
 
     /// The field at pixel (`x`, `y`).
     func sample(_ x: Int, _ y: Int) -> Float {
-        let gx = Float(x) / step, gy = Float(y) / step
-        let column = min(Int(gx), columns - 2), row = min(Int(gy), rows - 2)
-        let fx = gx - Float(column), fy = gy - Float(row)
+        let gx = Float(x) / step
+        let gy = Float(y) / step
+        let column = min(Int(gx), columns - 2)
+        let row = min(Int(gy), rows - 2)
+        let fx = gx - Float(column)
+        let fy = gy - Float(row)
         return values.withUnsafeBufferPointer { values in
             let index = row * columns + column
             let top = values[index] + (values[index + 1] - values[index]) * fx
