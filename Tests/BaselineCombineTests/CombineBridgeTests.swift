@@ -78,7 +78,7 @@ struct CombineBridgeTests {
         let values = try await stream.publisher.collect().firstValue()
         #expect(values == [1, 2, 3, 4, 5])
         let firstTwo = try await AsyncStream<Int> { c in
-            (1...5).forEach { c.yield($0) }
+            for value in 1...5 { c.yield(value) }
             c.finish()
         }
         .publisher.prefix(2).collect().firstValue()

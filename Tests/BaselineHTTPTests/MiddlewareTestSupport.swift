@@ -52,11 +52,13 @@ final class SleepRecordingClock: Clock {
     var now: Instant { base.now }
     var minimumResolution: Duration { base.minimumResolution }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {  // sleep-ok: the Clock requirement itself; it records the wait and defers to TestClock, which only advances when the test says
+    // The Clock requirement itself: it records the wait and defers to
+    // TestClock, which only advances when the test says.
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {  // sleep-ok: a TestClock's
         let duration = base.now.duration(to: deadline)
         recorded.withLock { $0.append(duration) }
         startedContinuation.yield(duration)
-        try await base.sleep(until: deadline, tolerance: tolerance)  // sleep-ok: TestClock's sleep, resumed by the test's advance, never by time
+        try await base.sleep(until: deadline, tolerance: tolerance)  // sleep-ok: ended by the test's advance
     }
 
     /// The sleeps as they start, in order.

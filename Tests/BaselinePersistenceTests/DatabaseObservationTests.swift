@@ -120,10 +120,9 @@ struct DatabaseObservationTests {
     }
 
     @Test func anObservationThatFailsAtOnceLeavesNothingBehind() async throws {
+        let counts = database.observe { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM missing_table") }
         await #expect {
-            for try await _ in database.observe({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM missing_table")
-                })
-            {}
+            for try await _ in counts {}
         } throws: { error in
             if case .operationFailed = error as? SQLiteDatabaseError { true } else { false }
         }

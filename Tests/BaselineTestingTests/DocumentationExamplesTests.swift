@@ -55,7 +55,8 @@ final class SleepReportingClock: Clock {
     var now: TestClock<Duration>.Instant { base.now }
     var minimumResolution: Duration { base.minimumResolution }
 
-    func sleep(until deadline: TestClock<Duration>.Instant, tolerance: Duration?) async throws {  // sleep-ok: a TestClock's, ended by advance
+    // A TestClock's sleep, ended by the test's advance.
+    func sleep(until deadline: TestClock<Duration>.Instant, tolerance: Duration?) async throws {  // sleep-ok: see above
         startedContinuation.yield(base.now.duration(to: deadline))
         try await base.sleep(until: deadline, tolerance: tolerance)  // sleep-ok: the test clock's, ended by advance
     }

@@ -78,8 +78,9 @@ enum HTTPBenchmarks {
                 variant in
                 variantFilter.map { filters in filters.contains { variant.name.contains($0) } } ?? true
             }
+            // Warm-up: connections, caches.
             for variant in variants {
-                _ = try await measure(variant, requests: 200, concurrency: concurrency, port: port)  // warm-up: connections, caches
+                _ = try await measure(variant, requests: 200, concurrency: concurrency, port: port)
             }
             // Interleaved rounds: the machine's speed drifts over a run, and a
             // ratio of two rows measured minutes apart would carry that drift.

@@ -206,7 +206,8 @@ final class LineSplitter: @unchecked Sendable {  // safety: `pending` is touched
 /// (and every program in its panes) would ignore SIGTERM and SIGCHLD. Here
 /// the child starts with no signal blocked and every handler at default, as
 /// from a shell.
-final class SpawnedProcess: @unchecked Sendable {  // safety: the fds and pid are set once in init; `wait` runs once, from the owner
+// safety: the fds and pid are set once in init; `wait` runs once, from the owner.
+final class SpawnedProcess: @unchecked Sendable {
     let path: String
     let pid: pid_t
     private let input: Int32
@@ -249,8 +250,7 @@ final class SpawnedProcess: @unchecked Sendable {  // safety: the fds and pid ar
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)

@@ -144,7 +144,8 @@ struct SignallingClock<Base: Clock>: Clock where Base.Duration == Duration {
     var now: Base.Instant { base.now }
     var minimumResolution: Duration { base.minimumResolution }
 
-    func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws {  // sleep-ok: the Clock requirement, on a test clock
+    // The Clock requirement, on a test clock.
+    func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws {  // sleep-ok: see above
         signal.fire()
         try await base.sleep(until: deadline, tolerance: tolerance)  // sleep-ok: TestClock, advanced by the test
     }

@@ -89,11 +89,12 @@ struct UploadIntegrationTests {
         }
     }
 
+    // No boundary parameter; never closed; garbage after a boundary; a broken header line.
     @Test(arguments: [
-        ("multipart/form-data", "--x\r\n\r\nbody\r\n--x--"),  // no boundary parameter
-        ("multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nbody"),  // never closed
-        ("multipart/form-data; boundary=x", "--xJUNK\r\n\r\nbody\r\n--x--"),  // garbage after a boundary
-        ("multipart/form-data; boundary=x", "--x\r\nno colon here\r\n\r\nbody\r\n--x--"),  // a broken header line
+        ("multipart/form-data", "--x\r\n\r\nbody\r\n--x--"),
+        ("multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nbody"),
+        ("multipart/form-data; boundary=x", "--xJUNK\r\n\r\nbody\r\n--x--"),
+        ("multipart/form-data; boundary=x", "--x\r\nno colon here\r\n\r\nbody\r\n--x--"),
     ])
     func aMalformedMultipartBodyIsABadRequest(contentType: String, body: String) async throws {
         try await withServer { server in

@@ -91,6 +91,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if ownsClient { try await client.shutdown() }
     }
 
+    /// Sends `request` through AsyncHTTPClient and returns the response head
+    /// with a body that streams as it arrives. Connection failures throw
+    /// ``TransportFailure``; cancelling the task cancels the request.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
             throw HTTPClientError.invalidRequest(reason: "\(request.method) \(request.path ?? "") has no absolute URL")
