@@ -40,15 +40,14 @@ struct BookSearch: Reducer {
                 return .cancel(id: CancelID.search)
             }
             state.isSearching = true
-            return .run { [search, clock] send in
-                // Each keystroke cancels the previous effect, sleep included:
-                // only a pause of 300 ms reaches the network.
-                try await clock.sleep(for: .milliseconds(300))
+            return .run { [search] send in
                 await send(.resultsLoaded(try await search(query)))
             } catch: { _, send in
                 await send(.searchFailed)
             }
-            .cancellable(id: CancelID.search, cancelInFlight: true)
+            // Each keystroke cancels the previous search, waiting or running:
+            // only a pause of 300 ms reaches the network.
+            .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
         // snippet.end
 
         case let .resultsLoaded(results):

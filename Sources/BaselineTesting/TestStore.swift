@@ -173,6 +173,13 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
                 )
                 return
             }
+            if Task.isCancelled {
+                fail(
+                    "Cancelled (a time limit?) while waiting to receive \(String(customDumping: expected)); received so far: \(received.map { String(customDumping: $0) })",
+                    at: here
+                )
+                return
+            }
             await waitForArrivalOrEffectEnd()
         }
     }
@@ -185,6 +192,13 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         column: UInt = #column
     ) async {
         while runner.runningCount > 0 {
+            if Task.isCancelled {
+                fail(
+                    "Cancelled (a time limit?) while waiting for \(runner.runningCount) effect(s) to finish",
+                    at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+                )
+                return
+            }
             await waitForArrivalOrEffectEnd()
         }
         if exhaustivity == .on, !received.isEmpty {
@@ -248,9 +262,21 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         arrival = nil
     }
 
-    /// Suspends until an action arrives or an effect ends.
+    /// Suspends until an action arrives, an effect ends or the waiting task
+    /// is cancelled (a test's time limit cancels it), so a test whose effect
+    /// never ends fails instead of hanging.
     private func waitForArrivalOrEffectEnd() async {
         let running = runner.runningTasks
+        // Made here, on the main actor, for the cancellation handler to call.
+        let wakeUp: @MainActor @Sendable () -> Void = { [weak self] in self?.wake() }
+        await withTaskCancellationHandler {
+            await waitForArrivalOrEffectEnd(running)
+        } onCancel: {
+            Task { @MainActor in wakeUp() }
+        }
+    }
+
+    private func waitForArrivalOrEffectEnd(_ running: [Task<Void, Never>]) async {
         await withCheckedContinuation { continuation in
             arrival = continuation
             // Whichever comes first wakes us: an arrival (enqueue) or an effect ending.

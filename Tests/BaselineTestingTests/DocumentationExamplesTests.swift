@@ -29,11 +29,10 @@ struct DebouncedSearch: Reducer {
         switch action {
         case let .queryChanged(query):
             state.query = query
-            return .run { [search, clock] send in
-                try await clock.sleep(for: .milliseconds(300))  // sleep-ok: the debounce under test, on the test clock
+            return .run { [search] send in
                 await send(.resultsLoaded(try await search(query)))
             }
-            .cancellable(id: CancelID.search, cancelInFlight: true)
+            .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
         case let .resultsLoaded(results):
             state.results = results
             return .none

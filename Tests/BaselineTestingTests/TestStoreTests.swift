@@ -85,6 +85,26 @@ struct TestStoreTests {
         }
     }
 
+    @Test func aReceiveOrFinishThatCannotEndFailsWhenItsTaskIsCancelled() async throws {
+        // A time limit cancels the test's task: the wait must end with a
+        // failure, not hang until the whole run is killed.
+        let store = makeStore()
+        store.exhaustivity = .off  // the load is left running on purpose
+        await store.send(.load) { $0.isLoading = true }
+        let call = try await fetch.nextCall()
+        for wait in ["receive", "finish"] {
+            let waiting = Task {
+                await withKnownIssue {
+                    if wait == "receive" { await store.receive(.loaded("never")) } else { await store.finish() }
+                }
+            }
+            waiting.cancel()
+            await waiting.value
+        }
+        #expect(!call.isCancelled)
+        await store.send(.cancel) { $0.isLoading = false }
+    }
+
     @Test func receiveFailsOnAnotherAction() async {
         let store = makeStore()
         await store.send(.loadTwice)

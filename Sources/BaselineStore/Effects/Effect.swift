@@ -29,6 +29,11 @@ public struct Effect<Action: Sendable>: Sendable {
         case concatenate([Effect<Action>])
         case cancellable(EffectID, cancelInFlight: Bool, Effect<Action>)
         case cancel(EffectID)
+        /// Decided when it starts, from when the last effect with this id
+        /// started: see `throttle(id:for:clock:latest:)`.
+        case throttle(EffectID, Throttle<Action>)
+        /// Records that a throttled effect starts now (its trailing run).
+        case markThrottleStart(EffectID, any Sendable)
     }
 
     let operation: Operation
@@ -122,6 +127,10 @@ public struct Effect<Action: Sendable>: Sendable {
             Effect<Other>(operation: .cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
         case let .cancel(id):
             Effect<Other>(operation: .cancel(id))
+        case let .throttle(id, throttle):
+            Effect<Other>(operation: .throttle(id, throttle.map(transform)))
+        case let .markThrottleStart(id, instant):
+            Effect<Other>(operation: .markThrottleStart(id, instant))
         }
     }
 }

@@ -20,6 +20,8 @@ public final class EffectRunner<Action: Sendable> {
     /// Locked, not actor-isolated, so the store's `deinit` can cancel them.
     let running = LockedValue<[UInt64: Running]>([:])
     private var cancellables: [EffectID: [UInt64: Task<Void, Never>]] = [:]
+    /// When the last throttled effect of each id started, as its clock's instant.
+    private var throttleStarts: [EffectID: any Sendable] = [:]
     private var nextID: UInt64 = 0
 
     /// A runner whose effects send their actions to `deliver`.
@@ -103,6 +105,25 @@ public final class EffectRunner<Action: Sendable> {
         case let .cancel(id):
             cancel(id: id)
             return nil
+
+        case let .throttle(id, throttle):
+            let waiting = EffectID(ThrottleWaiting(id: id))
+            switch throttle.decide(throttleStarts[id], cancellables[waiting] != nil) {
+            case let .start(effect, instant):
+                // A window's end reached before its waiting effect ran: the
+                // newer effect stands for it.
+                cancel(id: waiting)
+                throttleStarts[id] = instant
+                return run(effect, origin: origin)
+            case let .wait(effect):
+                return run(Effect(operation: .cancellable(waiting, cancelInFlight: true, effect)), origin: origin)
+            case .drop:
+                return nil
+            }
+
+        case let .markThrottleStart(id, instant):
+            throttleStarts[id] = instant
+            return nil
         }
     }
 
@@ -111,10 +132,13 @@ public final class EffectRunner<Action: Sendable> {
         if cancellables[id]?.isEmpty == true { cancellables[id] = nil }
     }
 
-    /// Cancels every running effect marked with `id`.
+    /// Cancels every running effect marked with `id`, and a throttled effect
+    /// with `id` waiting for its window to end.
     func cancel(id: EffectID) {
-        guard let tasks = cancellables.removeValue(forKey: id) else { return }
-        for task in tasks.values { task.cancel() }
+        for key in [id, EffectID(ThrottleWaiting(id: id))] {
+            guard let tasks = cancellables.removeValue(forKey: key) else { continue }
+            for task in tasks.values { task.cancel() }
+        }
     }
 
     /// The tasks of the running effects.
