@@ -55,7 +55,14 @@ static void baseline_prepare(struct jpeg_decompress_struct *cinfo, struct baseli
     manager->base.output_message = baseline_output_message;
 }
 
+// Asks libjpeg for output at 1/`denominator` of the stored size.
+static void baseline_set_scale(struct jpeg_decompress_struct *cinfo, int denominator) {
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned int)(denominator == 2 || denominator == 4 || denominator == 8 ? denominator : 1);
+}
+
 int baseline_jpeg_read_size(const unsigned char *data, size_t length,
+                            int scale_denominator,
                             int *width, int *height,
                             char *message, size_t message_capacity) {
     struct jpeg_decompress_struct cinfo;
@@ -69,13 +76,16 @@ int baseline_jpeg_read_size(const unsigned char *data, size_t length,
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
-    *width = (int)cinfo.image_width;
-    *height = (int)cinfo.image_height;
+    baseline_set_scale(&cinfo, scale_denominator);
+    jpeg_calc_output_dimensions(&cinfo);
+    *width = (int)cinfo.output_width;
+    *height = (int)cinfo.output_height;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }
 
 int baseline_jpeg_decode_rgba(const unsigned char *data, size_t length,
+                              int scale_denominator,
                               unsigned char *pixels, size_t pixels_length,
                               int width, int height,
                               char *message, size_t message_capacity) {
@@ -95,6 +105,13 @@ int baseline_jpeg_decode_rgba(const unsigned char *data, size_t length,
     // and YCCK come out as CMYK, converted below.
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    baseline_set_scale(&cinfo, scale_denominator);
+    if (cinfo.scale_denom > 1) {
+        // A thumbnail: the faster integer DCT and plain chroma upsampling
+        // cost nothing visible at this size, and a third of the time.
+        cinfo.dct_method = JDCT_IFAST;
+        cinfo.do_fancy_upsampling = FALSE;
+    }
     jpeg_start_decompress(&cinfo);
 
     size_t stride = (size_t)cinfo.output_width * 4;

@@ -48,6 +48,16 @@ struct ImageLoaderTests {
         #expect(transport.requests.count == 1)
     }
 
+    @Test func loadsAtTheSizeAsked() async throws {
+        transport.on(.get, "/photos/1.png", respond: try PipelineFixture.png())
+        let pipeline = fixture.makePipeline()
+        let loader = ImageLoader(pipeline: pipeline)
+        await loader.load(first, maximumPixelSize: 2)
+        #expect(loader.phase == .success(try image("rgb.png").resized(toFit: 2)))
+        #expect(pipeline.cachedImage(for: first, maximumPixelSize: 2) != nil)
+        #expect(pipeline.cachedImage(for: first) == nil)
+    }
+
     @Test func aNewLoadSupersedesThePreviousOne() async throws {
         let held = transport.hold(.get, "/photos/1.png")
         transport.on(.get, "/photos/2.png", respond: try PipelineFixture.png("gray.png"))

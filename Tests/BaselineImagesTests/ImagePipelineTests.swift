@@ -53,6 +53,72 @@ struct ImagePipelineTests {
         #expect(close(image.pixel(x: 0, y: 0), RGBA(r: 255, g: 0, b: 0)))
     }
 
+    // MARK: Thumbnails
+
+    @Test func aThumbnailIsDecodedToFitAndCachedApartFromTheFullImage() async throws {
+        let path = "/photos/2.jpg"
+        let url = PipelineFixture.url("photos/2.jpg")
+        transport.on(.get, path, respond: StubResponse(body: try Fixture.data("color.jpg")))
+        let pipeline = fixture.makePipeline()
+
+        let thumbnail = try await pipeline.image(for: url, maximumPixelSize: 8)
+        #expect(thumbnail.width == 8 && thumbnail.height == 4)
+        #expect(close(thumbnail.pixel(x: 0, y: 0), RGBA(r: 255, g: 0, b: 0)))
+        #expect(pipeline.cachedImage(for: url, maximumPixelSize: 8) == thumbnail)
+        #expect(pipeline.cachedImage(for: url) == nil)
+
+        let full = try await pipeline.image(for: url)
+        #expect(full.width == 32 && full.height == 16)
+        #expect(pipeline.memoryCache.count == 2)
+        #expect(pipeline.cachedImage(for: url, maximumPixelSize: 16) == nil)
+        // Without a disk cache, a later load of another size downloads again
+        // (loads at the same time share one download: see below).
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func concurrentLoadsOfTwoSizesShareOneDownload() async throws {
+        let held = transport.hold(.get, path)
+        let pipeline = fixture.makePipeline()
+        let url = self.url
+        let full = Task { try await pipeline.image(for: url) }
+        let small = Task { try await pipeline.image(for: url, maximumPixelSize: 2) }
+        let call = try await held.nextCall()
+        try await pipeline.waitUntilLoadingData(atLeast: 2)
+        call.resume(returning: try PipelineFixture.png())
+        #expect(try await full.value == (try expected()))
+        let thumbnail = try await small.value
+        #expect(thumbnail.width == 2 && thumbnail.height == 1)
+        #expect(thumbnail == (try expected()).resized(toFit: 2))
+        #expect(transport.requests.count == 1)
+        #expect(fixture.decoder.decodes.current == 2)
+    }
+
+    @Test func aThumbnailIsShrunkFromTheFullImageInMemory() async throws {
+        transport.on(.get, path, respond: try PipelineFixture.png())
+        let pipeline = fixture.makePipeline()
+        let full = try await pipeline.image(for: url)
+        let thumbnail = try await pipeline.image(for: url, maximumPixelSize: 2)
+        #expect(thumbnail == full.resized(toFit: 2))
+        // Neither downloaded nor decoded again.
+        #expect(transport.requests.count == 1)
+        #expect(fixture.decoder.decodes.current == 1)
+    }
+
+    @Test func aThumbnailOfAnImageOverThePixelLimitCanStillBeDecoded() async throws {
+        // The limit applies to what is decoded: 1/4 of the JPEG's sides is
+        // within it, the whole image is not.
+        transport.on(.get, "/photos/2.jpg", respond: StubResponse(body: try Fixture.data("color.jpg")))
+        let client = HTTPClient(baseURL: PipelineFixture.baseURL, transport: transport)
+        let pipeline = ImagePipeline(
+            client: client,
+            configuration: ImagePipeline.Configuration(limits: ImageDecodingLimits(maximumPixelCount: 100))
+        )
+        let url = PipelineFixture.url("photos/2.jpg")
+        let thumbnail = try await pipeline.image(for: url, maximumPixelSize: 8)
+        #expect(thumbnail.width == 8)
+        await #expect(throws: ImageError.self) { try await pipeline.image(for: url) }
+    }
+
     @Test func keepsTheQueryOfTheURL() async throws {
         transport.on(.get, path, respond: try PipelineFixture.png())
         let url = try #require(URL(string: "https://images.test/photos/1.png?size=large&v=2"))

@@ -65,6 +65,9 @@ enum ImageBenchmarks {
                     + String(format: "  → BaselineImages %.2f× (target ≤ 1.2×)", ratio(ours.median, theirs.median))
             )
         }
+        if let large = jpeg.last {
+            try await thumbnails(of: large, client: client)
+        }
         // What a phone photo's EXIF orientation adds to its decode.
         if let large = jpeg.last {
             let data = try await client.send(Request<Data>.get("/images/\(large.name)")).value
@@ -79,6 +82,40 @@ enum ImageBenchmarks {
             }
             print(turn.report() + (sink == 0 ? "" : " "))
         }
+    }
+
+    /// A 300-pixel thumbnail of the largest JPEG: decoded at libjpeg's 1/8
+    /// scale, against a full decode shrunk afterwards. Rounds interleaved,
+    /// as the machine's speed drifts.
+    static func thumbnails(of entry: Entry, client: HTTPClient) async throws {
+        let data = try await client.send(Request<Data>.get("/images/\(entry.name)")).value
+        let size = 300
+        var scaled: [Measurement] = []
+        var whole: [Measurement] = []
+        for _ in 0..<3 {
+            scaled.append(
+                try await Measurement.run("thumbnail", iterations: 20, setUp: {}) {
+                    _ = try JPEGDecoder().decode(data, limits: ImageDecodingLimits(), maximumPixelSize: size)
+                }
+            )
+            whole.append(
+                try await Measurement.run("whole", iterations: 5, setUp: {}) {
+                    _ = try JPEGDecoder().decode(data, limits: ImageDecodingLimits()).resized(toFit: size)
+                }
+            )
+        }
+        let thumbnail = try JPEGDecoder().decode(data, limits: ImageDecodingLimits(), maximumPixelSize: size)
+        let scaledMedian = scaled.map(\.median).sorted()[1]
+        let wholeMedian = whole.map(\.median).sorted()[1]
+        print(
+            "\(size)-pixel thumbnail of \(entry.name) \(entry.width)×\(entry.height): decoded at 1/8 scale \(format(scaledMedian)),"
+                + " whole then resized \(format(wholeMedian))"
+                + String(format: "  → %.1f× faster (target ≥ 5×)", ratio(wholeMedian, scaledMedian))
+        )
+        print(
+            "  pixel memory: \(thumbnail.width)×\(thumbnail.height) = \(thumbnail.byteCount / 1_000) kB decoded,"
+                + " against \(entry.width * entry.height * 4 / 1_000) kB for the whole image"
+        )
     }
 
     enum Direct: CustomStringConvertible {

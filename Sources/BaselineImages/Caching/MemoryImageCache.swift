@@ -3,6 +3,8 @@ import Foundation
 
 /// Decoded images in memory, bounded by the bytes of their pixels: when an
 /// insert goes over the limit, the least recently used images are dropped.
+/// Images are held by ``ImageCacheKey`` (a URL, and the size a thumbnail was
+/// decoded to fit); methods that take a URL mean the full-size image.
 ///
 /// Thread-safe and synchronous (a lock, held briefly), so a view can ask it
 /// for an image while it is being built. Lookups, inserts and evictions are
@@ -18,7 +20,7 @@ public final class MemoryImageCache: Sendable {
     private static let none = -1
 
     private struct Slot {
-        var key: URL?
+        var key: ImageCacheKey?
         var image: DecodedImage?
         /// Towards the most recently used end.
         var previous = MemoryImageCache.none
@@ -27,7 +29,7 @@ public final class MemoryImageCache: Sendable {
     }
 
     private struct State {
-        var indices: [URL: Int] = [:]
+        var indices: [ImageCacheKey: Int] = [:]
         var slots: [Slot] = []
         var freeSlots: [Int] = []
         var mostRecent = MemoryImageCache.none
@@ -77,7 +79,7 @@ public final class MemoryImageCache: Sendable {
 
     /// The image for `key`, which becomes the most recently used; `nil` when
     /// it is not held.
-    public func image(for key: URL) -> DecodedImage? {
+    public func image(for key: ImageCacheKey) -> DecodedImage? {
         state.withLock { state in
             guard let index = state.indices[key] else { return nil }
             state.unlink(index)
@@ -87,14 +89,14 @@ public final class MemoryImageCache: Sendable {
     }
 
     /// Whether an image for `key` is held, without changing the order.
-    public func contains(_ key: URL) -> Bool {
+    public func contains(_ key: ImageCacheKey) -> Bool {
         state.withLock { $0.indices[key] != nil }
     }
 
     /// Keeps `image` for `key` as the most recently used, then drops least
     /// recently used images until the total is within the limit. An image
     /// larger than the whole limit is not kept (and replaces nothing).
-    public func insert(_ image: DecodedImage, for key: URL) {
+    public func insert(_ image: DecodedImage, for key: ImageCacheKey) {
         state.withLock { state in
             guard image.byteCount <= limit else { return }
             if let index = state.indices[key] {
@@ -123,7 +125,7 @@ public final class MemoryImageCache: Sendable {
     }
 
     /// Drops the image for `key`, if held.
-    public func removeImage(for key: URL) {
+    public func removeImage(for key: ImageCacheKey) {
         state.withLock { state in
             if let index = state.indices[key] { state.remove(at: index) }
         }
@@ -132,5 +134,27 @@ public final class MemoryImageCache: Sendable {
     /// Drops every image.
     public func removeAll() {
         state.withLock { $0 = State() }
+    }
+
+    // MARK: By URL, for full-size images
+
+    /// The full-size image for `url`: ``image(for:)-(ImageCacheKey)`` with the URL's key.
+    public func image(for url: URL) -> DecodedImage? {
+        image(for: ImageCacheKey(url: url))
+    }
+
+    /// Whether the full-size image for `url` is held.
+    public func contains(_ url: URL) -> Bool {
+        contains(ImageCacheKey(url: url))
+    }
+
+    /// Keeps `image` as the full-size image for `url`.
+    public func insert(_ image: DecodedImage, for url: URL) {
+        insert(image, for: ImageCacheKey(url: url))
+    }
+
+    /// Drops the full-size image for `url`, if held.
+    public func removeImage(for url: URL) {
+        removeImage(for: ImageCacheKey(url: url))
     }
 }

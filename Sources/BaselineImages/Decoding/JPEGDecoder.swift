@@ -36,20 +36,53 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Decodes the JPEG to RGBA, turned upright when ``appliesOrientation`` is `true`.
     public func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
+        try decode(data, limits: limits, maximumPixelSize: nil)
+    }
+
+    /// Decodes the JPEG to RGBA no larger than `maximumPixelSize` on its
+    /// longer side, turned upright when ``appliesOrientation`` is `true`.
+    ///
+    /// With libjpeg, the image is decoded at the smallest of 1/8, 1/4, 1/2 or
+    /// full scale that still covers `maximumPixelSize`, then shrunk the rest
+    /// of the way by area averaging: a 300-pixel thumbnail of a 2400×1600
+    /// photo decodes 1/64 of its pixels. `limits` apply to the scaled size.
+    public func decode(_ data: Data, limits: ImageDecodingLimits, maximumPixelSize: Int) throws -> DecodedImage {
+        try decode(data, limits: limits, maximumPixelSize: Optional(maximumPixelSize))
+    }
+
+    private func decode(_ data: Data, limits: ImageDecodingLimits, maximumPixelSize: Int?) throws -> DecodedImage {
         guard canDecode(data) else { throw ImageError.unsupportedImage(mediaType: nil) }
-        let stored = try Self.decodeAsStored(data, limits: limits)
+        var stored = try Self.decodeAsStored(data, limits: limits, maximumPixelSize: maximumPixelSize)
+        if let maximumPixelSize { stored = stored.resized(toFit: maximumPixelSize) }
         // Read by our own parser on every platform, so an image comes out
         // the same way up everywhere.
         guard appliesOrientation, let orientation = ImageOrientation(jpeg: data) else { return stored }
         return stored.oriented(orientation)
     }
 
-    /// The pixels as the file stores them, by the platform's decoder.
-    private static func decodeAsStored(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
+    /// The largest of 1, 2, 4 and 8 that divides a `width` × `height` image
+    /// to no less than `maximumPixelSize` on its longer side (libjpeg rounds
+    /// scaled sides up).
+    static func scaleDenominator(width: Int, height: Int, maximumPixelSize: Int?) -> Int {
+        guard let maximumPixelSize else { return 1 }
+        let longer = max(width, height)
+        return [8, 4, 2].first { (longer + $0 - 1) / $0 >= maximumPixelSize } ?? 1
+    }
+
+    /// The pixels as the file stores them, by the platform's decoder, reduced
+    /// on the way where the decoder can (libjpeg's scaling).
+    private static func decodeAsStored(
+        _ data: Data,
+        limits: ImageDecodingLimits,
+        maximumPixelSize: Int?
+    ) throws -> DecodedImage {
         #if canImport(ImageIO)
+        // Decoded whole, then shrunk by the caller. ImageIO's thumbnail API
+        // (CGImageSourceCreateThumbnailAtIndex) would decode less; it waits
+        // until it can be compiled and measured, which Linux CI cannot do.
         return try ImageIODecoding.decode(data, limits: limits)
         #elseif canImport(CJPEGShim)
-        return try decodeWithLibJPEG(data, limits: limits)
+        return try decodeWithLibJPEG(data, limits: limits, maximumPixelSize: maximumPixelSize)
         #else
         throw ImageError.unsupportedImage(mediaType: ImageFormat.jpeg.mediaType)
         #endif
@@ -59,16 +92,29 @@ public struct JPEGDecoder: ImageDecoding {
     /// Large enough for any libjpeg message (JMSG_LENGTH_MAX is 200).
     private static let messageCapacity = 256
 
-    private static func decodeWithLibJPEG(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
+    private static func decodeWithLibJPEG(
+        _ data: Data,
+        limits: ImageDecodingLimits,
+        maximumPixelSize: Int?
+    ) throws -> DecodedImage {
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> DecodedImage in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let base = bytes.baseAddress else { throw ImageError.corruptImage("Empty JPEG data") }
             var message = [CChar](repeating: 0, count: messageCapacity)
 
-            // The header first: the size is checked before any pixel memory exists.
+            // The header first: the size is checked before any pixel memory
+            // exists. Then the scale, and the size at that scale.
             var width: Int32 = 0
             var height: Int32 = 0
-            guard baseline_jpeg_read_size(base, bytes.count, &width, &height, &message, message.count) == 0 else {
+            guard baseline_jpeg_read_size(base, bytes.count, 1, &width, &height, &message, message.count) == 0 else {
+                throw ImageError.corruptImage(text(of: message))
+            }
+            let scale = Int32(
+                scaleDenominator(width: Int(width), height: Int(height), maximumPixelSize: maximumPixelSize)
+            )
+            if scale > 1,
+                baseline_jpeg_read_size(base, bytes.count, scale, &width, &height, &message, message.count) != 0
+            {
                 throw ImageError.corruptImage(text(of: message))
             }
             try limits.check(width: Int(width), height: Int(height))
@@ -80,6 +126,7 @@ public struct JPEGDecoder: ImageDecoding {
                 status = baseline_jpeg_decode_rgba(
                     base,
                     bytes.count,
+                    scale,
                     output.baseAddress,
                     output.count,
                     width,

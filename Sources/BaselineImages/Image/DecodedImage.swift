@@ -83,6 +83,24 @@ public struct DecodedImage: Sendable, Hashable {
         return RGBA(r: pixels[offset], g: pixels[offset + 1], b: pixels[offset + 2], a: pixels[offset + 3])
     }
 
+    /// A copy shrunk by area averaging so that its longer side is at most
+    /// `maximumPixelSize`, keeping the aspect ratio (each side rounded, and at
+    /// least 1). An image that already fits is returned as it is.
+    ///
+    /// ```swift
+    /// let thumbnail = photo.resized(toFit: 300)  // 2400×1600 → 300×200
+    /// ```
+    public func resized(toFit maximumPixelSize: Int) -> DecodedImage {
+        let limit = max(1, maximumPixelSize)
+        let longer = max(width, height)
+        guard longer > limit else { return self }
+        let scale = Double(limit) / Double(longer)
+        return resized(
+            width: width >= height ? limit : Int((Double(width) * scale).rounded()),
+            height: height > width ? limit : Int((Double(height) * scale).rounded())
+        )
+    }
+
     /// A copy scaled to `width` × `height` pixels by area averaging (a box
     /// filter): each new pixel is the average of the source area it covers,
     /// weighted by coverage, so downscaling keeps fine detail as its average

@@ -25,7 +25,7 @@ import Observation
 ///
 /// - An image already in the memory cache shows at once, with no `.empty`
 ///   in between (no flicker when a list cell is reused).
-/// - A new ``load(_:)`` supersedes the previous one: the old result is
+/// - A new ``load(_:maximumPixelSize:)`` supersedes the previous one: the old result is
 ///   dropped and its load cancelled (the download goes on if someone else
 ///   awaits it).
 /// - A cancelled load puts the phase back to ``ImagePhase/empty``; it shows
@@ -35,7 +35,7 @@ import Observation
 public final class ImageLoader {
     /// The current state of the load.
     public private(set) var phase: ImagePhase = .empty
-    /// The URL ``phase`` belongs to: the one last asked for with ``load(_:)``.
+    /// The URL ``phase`` belongs to: the one last asked for with ``load(_:maximumPixelSize:)``.
     /// A view that shows one image among many checks it before drawing the
     /// phase, so that a new selection never shows the previous image.
     public private(set) var url: URL?
@@ -54,7 +54,11 @@ public final class ImageLoader {
     /// final: ``ImagePhase/success(_:)``, ``ImagePhase/failure(_:)``, or
     /// ``ImagePhase/empty`` when the calling task was cancelled or a newer
     /// load took over.
-    public func load(_ url: URL?) async {
+    ///
+    /// With `maximumPixelSize`, the image is decoded to fit that many pixels
+    /// on its longer side (see ``ImagePipeline/image(for:maximumPixelSize:)``):
+    /// pass the size the view shows it at.
+    public func load(_ url: URL?, maximumPixelSize: Int? = nil) async {
         generation &+= 1
         let loadID = generation
         current?.cancel()
@@ -64,7 +68,7 @@ public final class ImageLoader {
             phase = .empty
             return
         }
-        if let cached = pipeline.cachedImage(for: url) {
+        if let cached = pipeline.cachedImage(for: url, maximumPixelSize: maximumPixelSize) {
             phase = .success(cached)
             return
         }
@@ -72,7 +76,7 @@ public final class ImageLoader {
         let pipeline = self.pipeline
         // A task of its own, so that a newer load can cancel this one; the
         // caller's cancellation is forwarded to it.
-        let task = Task { try await pipeline.image(for: url) }
+        let task = Task { try await pipeline.image(for: url, maximumPixelSize: maximumPixelSize) }
         current = task
         let result = await withTaskCancellationHandler {
             await task.result

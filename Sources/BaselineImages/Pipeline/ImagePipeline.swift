@@ -20,7 +20,7 @@ import Logging
 ///   encoded ones, if the configuration has one, in a ``DiskImageCache``
 ///   that survives restarts.
 /// - ``prefetch(_:)`` fills the caches at low priority; a later
-///   ``image(for:)`` joins a prefetch in flight instead of downloading again,
+///   ``image(for:maximumPixelSize:)`` joins a prefetch in flight instead of downloading again,
 ///   and raises it to its own priority.
 ///
 /// Errors are ``ImageError``, except cancellation, which is `CancellationError`.
@@ -49,9 +49,9 @@ public final class ImagePipeline: Sendable {
     /// The decoded images in memory.
     public let memoryCache: MemoryImageCache
 
-    /// Download-and-decode runs, one per URL in flight.
-    private let images = TaskCoalescer<URL, DecodedImage>()
-    /// Encoded-data runs (disk or network), shared by ``image(for:)`` and ``data(for:)``.
+    /// Download-and-decode runs, one per URL and size in flight.
+    private let images = TaskCoalescer<ImageCacheKey, DecodedImage>()
+    /// Encoded-data runs (disk or network), shared by ``image(for:maximumPixelSize:)`` and ``data(for:)``.
     private let downloads = TaskCoalescer<URL, Data>()
     private let prefetches = LockedValue(PrefetchState())
     private let logger = Logger(label: "baseline.image-pipeline")
@@ -72,11 +72,24 @@ public final class ImagePipeline: Sendable {
     /// cache, else the network. Concurrent calls for the same URL share the
     /// work.
     ///
+    /// With `maximumPixelSize`, the image is decoded to fit that many pixels
+    /// on its longer side: a thumbnail, which costs a fraction of the time
+    /// and memory of the full image (JPEGs are decoded at a reduced scale;
+    /// see ``ImageDecoding/decode(_:limits:maximumPixelSize:)``). Each size
+    /// has its own place in the memory cache; the download, and the disk
+    /// cache's copy of the original, are shared by all sizes of a URL, and a
+    /// full image already in memory is shrunk rather than loaded again.
+    ///
+    /// ```swift
+    /// let thumbnail = try await pipeline.image(for: photo.url, maximumPixelSize: 300)
+    /// ```
+    ///
     /// - Throws: ``ImageError``, or `CancellationError` when the calling task
     ///   is cancelled.
-    public func image(for url: URL) async throws -> DecodedImage {
-        if let cached = memoryCache.image(for: url) { return cached }
-        return try await images.value(for: url) { [self] in try await loadImage(url) }
+    public func image(for url: URL, maximumPixelSize: Int? = nil) async throws -> DecodedImage {
+        let key = ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize)
+        if let cached = memoryCache.image(for: key) { return cached }
+        return try await images.value(for: key) { [self] in try await loadImage(key) }
     }
 
     /// The encoded bytes of the image at `url`, from the disk cache or the
@@ -95,10 +108,11 @@ public final class ImagePipeline: Sendable {
         try await downloads.value(for: url) { [self] in try await loadData(url) }
     }
 
-    /// The image for `url` if it is in the memory cache, without waiting:
-    /// what a view shows at once, before starting a load.
-    public func cachedImage(for url: URL) -> DecodedImage? {
-        memoryCache.image(for: url)
+    /// The image for `url` (at `maximumPixelSize`, if given) if it is in the
+    /// memory cache, without waiting: what a view shows at once, before
+    /// starting a load.
+    public func cachedImage(for url: URL, maximumPixelSize: Int? = nil) -> DecodedImage? {
+        memoryCache.image(for: ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize))
     }
 
     // MARK: Prefetching
@@ -106,7 +120,7 @@ public final class ImagePipeline: Sendable {
     /// Starts loading `urls` at low priority into the caches, for images
     /// about to be shown (the next rows of a list). URLs already in memory
     /// or being prefetched are skipped; errors are ignored. A prefetch that
-    /// an ``image(for:)`` joins runs on at that caller's priority.
+    /// an ``image(for:maximumPixelSize:)`` joins runs on at that caller's priority.
     public func prefetch(_ urls: [URL]) {
         for url in urls where !memoryCache.contains(url) {
             prefetches.withLock { state in
@@ -133,7 +147,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Stops prefetching `urls`. A load of the same URL that someone awaits
-    /// through ``image(for:)`` goes on.
+    /// through ``image(for:maximumPixelSize:)`` goes on.
     public func cancelPrefetching(_ urls: [URL]) {
         let cancelled = prefetches.withLock { state in
             urls.compactMap { state.tasks.removeValue(forKey: $0)?.task }
@@ -151,7 +165,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Testing
 
-    /// Suspends until at least `count` callers of ``image(for:)`` wait for
+    /// Suspends until at least `count` callers of ``image(for:maximumPixelSize:)`` wait for
     /// shared work in flight (callers served from memory never wait).
     package func waitUntilLoading(atLeast count: Int) async throws {
         try await images.waitUntilWaiting(atLeast: count)
@@ -165,15 +179,23 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Work
 
-    /// The shared run behind ``image(for:)``.
-    private func loadImage(_ url: URL) async throws -> DecodedImage {
+    /// The shared run behind ``image(for:maximumPixelSize:)``.
+    private func loadImage(_ key: ImageCacheKey) async throws -> DecodedImage {
         // A run that just finished may have filled the cache after the caller looked.
-        if let cached = memoryCache.image(for: url) { return cached }
+        if let cached = memoryCache.image(for: key) { return cached }
+        let url = key.url
+        // The full image in memory (a prefetch, another view): shrinking it
+        // is cheaper than downloading and decoding again.
+        if let size = key.maximumPixelSize, let full = memoryCache.image(for: url) {
+            let image = full.resized(toFit: size)
+            memoryCache.insert(image, for: key)
+            return image
+        }
         let data = try await data(for: url)
         try Task.checkCancellation()
         let image: DecodedImage
         do {
-            image = try decode(data)
+            image = try decode(data, maximumPixelSize: key.maximumPixelSize)
         } catch let error as ImageError {
             // Bytes that sniffed right but do not decode would fail the same
             // way from the disk forever: forget them. (An image over the pixel
@@ -181,7 +203,7 @@ public final class ImagePipeline: Sendable {
             if case .corruptImage = error { await configuration.diskCache?.remove(for: url) }
             throw error
         }
-        memoryCache.insert(image, for: url)
+        memoryCache.insert(image, for: key)
         return image
     }
 
@@ -199,8 +221,9 @@ public final class ImagePipeline: Sendable {
         return data
     }
 
-    private func decode(_ data: Data) throws -> DecodedImage {
-        try configuration.decoders.decode(data, limits: configuration.limits)
+    private func decode(_ data: Data, maximumPixelSize: Int?) throws -> DecodedImage {
+        guard let maximumPixelSize else { return try configuration.decoders.decode(data, limits: configuration.limits) }
+        return try configuration.decoders.decode(data, limits: configuration.limits, maximumPixelSize: maximumPixelSize)
     }
 
     /// The response body and its `Content-Type`.

@@ -11,17 +11,22 @@
 //
 // They are thread-safe: each call uses its own decompressor.
 
-/// Reads the header of the JPEG in `data` and sets `width` and `height`.
-/// Returns 0 on success.
+/// Reads the header of the JPEG in `data` and sets `width` and `height` to
+/// the size it decodes to at 1/`scale_denominator` scale (1, 2, 4 or 8:
+/// libjpeg scales in the DCT, so a smaller image costs less to decode, not
+/// more). Returns 0 on success.
 int baseline_jpeg_read_size(const unsigned char *data, size_t length,
+                            int scale_denominator,
                             int *width, int *height,
                             char *message, size_t message_capacity);
 
-/// Decodes the JPEG in `data` to row-major RGBA (alpha 255) into `pixels`,
-/// which must hold `4 * width * height` bytes for the width and height that
-/// `baseline_jpeg_read_size` reported. Grayscale and CMYK images are
-/// converted. Returns 0 on success.
+/// Decodes the JPEG in `data` at 1/`scale_denominator` scale to row-major
+/// RGBA (alpha 255) into `pixels`, which must hold `4 * width * height`
+/// bytes for the width and height that `baseline_jpeg_read_size` reported
+/// for that scale. Grayscale and CMYK images are converted. Returns 0 on
+/// success.
 int baseline_jpeg_decode_rgba(const unsigned char *data, size_t length,
+                              int scale_denominator,
                               unsigned char *pixels, size_t pixels_length,
                               int width, int height,
                               char *message, size_t message_capacity);

@@ -76,10 +76,12 @@ public final class PhotoBrowser {
         selectedID = id
     }
 
-    /// Loads the selected photo's image into ``image``; returns when it is
-    /// shown, failed, or superseded. Runs on behalf of the caller's task.
-    public func loadSelectedImage() async {
-        await image.load(selectedPhoto?.url)
+    /// Loads the selected photo's image into ``image``, to fit
+    /// `maximumPixelSize` on its longer side if given (the size the view
+    /// shows it at); returns when it is shown, failed, or superseded. Runs on
+    /// behalf of the caller's task.
+    public func loadSelectedImage(maximumPixelSize: Int? = nil) async {
+        await image.load(selectedPhoto?.url, maximumPixelSize: maximumPixelSize)
     }
 
     /// Moves the selection by `offset` rows, stopping at the ends (see

@@ -100,7 +100,13 @@ struct PhotosScreen {
         let textHeight = min(7, max(4, inner.height / 3))
         let (imageRect, textRect) = inner.splitRows(at: inner.height - textHeight)
         let url = photo.url
-        frame.task(id: "photo-image \(url)") { [image = browser.image] in await image.load(url) }
+        // Half blocks: a cell is one pixel wide and two high. Loading at the
+        // panel's size decodes a fraction of a large photo (JPEGs at 1/2 to
+        // 1/8 scale); a resized panel loads again at its new size.
+        let pixelSize = max(imageRect.width, imageRect.height * 2)
+        frame.task(id: "photo-image \(url) \(pixelSize)") { [image = browser.image] in
+            await image.load(url, maximumPixelSize: pixelSize)
+        }
         // The phase of the previous photo until this one's load starts: not shown.
         let phase = browser.image.url == photo.url ? browser.image.phase : .empty
         switch phase {
