@@ -27,6 +27,18 @@ do {
 }
 // snippet.end
 
+// snippet.sizes
+// A list row shows 300 pixels: decode no more than that. An avatar: cropped
+// to a square and scaled once; the cache keeps the result.
+let thumbnail = try await pipeline.image(for: photoURL, maximumPixelSize: 300)
+let avatar = try await pipeline.image(
+    for: URL(string: "/members/7/photo.jpg")!,
+    maximumPixelSize: 128,
+    processors: [.cropToSquare, .resize(width: 64, height: 64)]
+)
+print(thumbnail.width, avatar.width)
+// snippet.end
+
 // snippet.original
 // The file itself, as the server sent it: to save or share the original.
 let original = try await pipeline.data(for: photoURL)

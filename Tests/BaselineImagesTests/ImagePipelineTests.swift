@@ -1,3 +1,4 @@
+import BaselineConcurrency
 import BaselineHTTP
 import BaselineImages
 import BaselineTesting
@@ -102,6 +103,27 @@ struct ImagePipelineTests {
         // Neither downloaded nor decoded again.
         #expect(transport.requests.count == 1)
         #expect(fixture.decoder.decodes.current == 1)
+    }
+
+    @Test func processorsRunOnceAndTheirResultIsCachedUnderItsOwnKey() async throws {
+        transport.on(.get, path, respond: try PipelineFixture.png())
+        let pipeline = fixture.makePipeline()
+        let runs = LockedValue(0)
+        let counted = ImageProcessor(identifier: "counted") { image in
+            runs.withLock { $0 += 1 }
+            return image
+        }
+        let processors = [ImageProcessor.cropToSquare, counted]
+        let square = try await pipeline.image(for: url, processors: processors)
+        #expect(square.width == 2 && square.height == 2)
+        #expect(try await pipeline.image(for: url, processors: processors) == square)
+        #expect(pipeline.cachedImage(for: url, processors: processors) == square)
+        #expect(runs.current == 1)
+        // Another list of processors is another key; the original is not cached by either.
+        #expect(pipeline.cachedImage(for: url, processors: [.cropToSquare]) == nil)
+        #expect(pipeline.cachedImage(for: url) == nil)
+        #expect(try await pipeline.image(for: url) == (try expected()))
+        #expect(transport.requests.count == 2)
     }
 
     @Test func aThumbnailOfAnImageOverThePixelLimitCanStillBeDecoded() async throws {

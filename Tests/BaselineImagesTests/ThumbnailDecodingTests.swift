@@ -95,3 +95,35 @@ struct ThumbnailDecodingTests {
         #expect(image.resized(toFit: 400) == image)
     }
 }
+
+@Suite("Image processors", .timeLimit(.minutes(1)))
+struct ImageProcessorTests {
+    /// A 4×2 image whose pixel (x, y) has red = 10x + y.
+    static func grid() throws -> DecodedImage {
+        let pixels: [UInt8] = (0..<2).flatMap { y in (0..<4).flatMap { x -> [UInt8] in [UInt8(10 * x + y), 0, 0, 255] }
+        }
+        return try DecodedImage(width: 4, height: 2, pixels: pixels)
+    }
+
+    @Test func cropKeepsTheRectangleCutToTheBounds() throws {
+        let image = try Self.grid()
+        let cropped = image.cropped(x: 1, y: 1, width: 2, height: 5)
+        #expect(cropped.width == 2 && cropped.height == 1)
+        #expect(cropped.pixel(x: 0, y: 0).r == 11 && cropped.pixel(x: 1, y: 0).r == 21)
+        #expect(image.cropped(x: -3, y: -3, width: 100, height: 100) == image)
+        let outside = image.cropped(x: 9, y: 0, width: 2, height: 2)
+        #expect(outside.width == 1 && outside.height == 1 && outside.pixel(x: 0, y: 0).a == 0)
+    }
+
+    @Test func aSquareCropIsCentred() throws {
+        let square = ImageProcessor.cropToSquare(try Self.grid())
+        #expect(square.width == 2 && square.height == 2)
+        #expect(square.pixel(x: 0, y: 0).r == 10 && square.pixel(x: 1, y: 1).r == 21)
+    }
+
+    @Test func identifiersNameTheParameters() {
+        #expect(ImageProcessor.resize(width: 64, height: 32).identifier == "resize(64×32)")
+        #expect(ImageProcessor.resize(toFit: 100).identifier != ImageProcessor.resize(toFit: 200).identifier)
+        #expect(ImageProcessor.crop(x: 1, y: 2, width: 3, height: 4).identifier == "crop(1,2 3×4)")
+    }
+}

@@ -25,7 +25,7 @@ import Observation
 ///
 /// - An image already in the memory cache shows at once, with no `.empty`
 ///   in between (no flicker when a list cell is reused).
-/// - A new ``load(_:maximumPixelSize:)`` supersedes the previous one: the old result is
+/// - A new ``load(_:maximumPixelSize:processors:)`` supersedes the previous one: the old result is
 ///   dropped and its load cancelled (the download goes on if someone else
 ///   awaits it).
 /// - A cancelled load puts the phase back to ``ImagePhase/empty``; it shows
@@ -35,7 +35,7 @@ import Observation
 public final class ImageLoader {
     /// The current state of the load.
     public private(set) var phase: ImagePhase = .empty
-    /// The URL ``phase`` belongs to: the one last asked for with ``load(_:maximumPixelSize:)``.
+    /// The URL ``phase`` belongs to: the one last asked for with ``load(_:maximumPixelSize:processors:)``.
     /// A view that shows one image among many checks it before drawing the
     /// phase, so that a new selection never shows the previous image.
     public private(set) var url: URL?
@@ -56,9 +56,10 @@ public final class ImageLoader {
     /// load took over.
     ///
     /// With `maximumPixelSize`, the image is decoded to fit that many pixels
-    /// on its longer side (see ``ImagePipeline/image(for:maximumPixelSize:)``):
-    /// pass the size the view shows it at.
-    public func load(_ url: URL?, maximumPixelSize: Int? = nil) async {
+    /// on its longer side (see ``ImagePipeline/image(for:maximumPixelSize:processors:)``):
+    /// pass the size the view shows it at. `processors` run on the decoded
+    /// image (see ``ImageProcessor``).
+    public func load(_ url: URL?, maximumPixelSize: Int? = nil, processors: [ImageProcessor] = []) async {
         generation &+= 1
         let loadID = generation
         current?.cancel()
@@ -68,7 +69,7 @@ public final class ImageLoader {
             phase = .empty
             return
         }
-        if let cached = pipeline.cachedImage(for: url, maximumPixelSize: maximumPixelSize) {
+        if let cached = pipeline.cachedImage(for: url, maximumPixelSize: maximumPixelSize, processors: processors) {
             phase = .success(cached)
             return
         }
@@ -76,7 +77,9 @@ public final class ImageLoader {
         let pipeline = self.pipeline
         // A task of its own, so that a newer load can cancel this one; the
         // caller's cancellation is forwarded to it.
-        let task = Task { try await pipeline.image(for: url, maximumPixelSize: maximumPixelSize) }
+        let task = Task {
+            try await pipeline.image(for: url, maximumPixelSize: maximumPixelSize, processors: processors)
+        }
         current = task
         let result = await withTaskCancellationHandler {
             await task.result

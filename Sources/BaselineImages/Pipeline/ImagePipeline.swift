@@ -20,7 +20,7 @@ import Logging
 ///   encoded ones, if the configuration has one, in a ``DiskImageCache``
 ///   that survives restarts.
 /// - ``prefetch(_:)`` fills the caches at low priority; a later
-///   ``image(for:maximumPixelSize:)`` joins a prefetch in flight instead of downloading again,
+///   ``image(for:maximumPixelSize:processors:)`` joins a prefetch in flight instead of downloading again,
 ///   and raises it to its own priority.
 ///
 /// Errors are ``ImageError``, except cancellation, which is `CancellationError`.
@@ -51,7 +51,7 @@ public final class ImagePipeline: Sendable {
 
     /// Download-and-decode runs, one per URL and size in flight.
     private let images = TaskCoalescer<ImageCacheKey, DecodedImage>()
-    /// Encoded-data runs (disk or network), shared by ``image(for:maximumPixelSize:)`` and ``data(for:)``.
+    /// Encoded-data runs (disk or network), shared by ``image(for:maximumPixelSize:processors:)`` and ``data(for:)``.
     private let downloads = TaskCoalescer<URL, Data>()
     private let prefetches = LockedValue(PrefetchState())
     private let logger = Logger(label: "baseline.image-pipeline")
@@ -80,16 +80,24 @@ public final class ImagePipeline: Sendable {
     /// cache's copy of the original, are shared by all sizes of a URL, and a
     /// full image already in memory is shrunk rather than loaded again.
     ///
+    /// `processors` run in order on the decoded image (see ``ImageProcessor``),
+    /// and their result is what the memory cache keeps for this URL, size
+    /// and processors.
+    ///
     /// ```swift
     /// let thumbnail = try await pipeline.image(for: photo.url, maximumPixelSize: 300)
     /// ```
     ///
     /// - Throws: ``ImageError``, or `CancellationError` when the calling task
     ///   is cancelled.
-    public func image(for url: URL, maximumPixelSize: Int? = nil) async throws -> DecodedImage {
-        let key = ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize)
+    public func image(
+        for url: URL,
+        maximumPixelSize: Int? = nil,
+        processors: [ImageProcessor] = []
+    ) async throws -> DecodedImage {
+        let key = ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize, processors: processors)
         if let cached = memoryCache.image(for: key) { return cached }
-        return try await images.value(for: key) { [self] in try await loadImage(key) }
+        return try await images.value(for: key) { [self] in try await loadImage(key, processors: processors) }
     }
 
     /// The encoded bytes of the image at `url`, from the disk cache or the
@@ -111,8 +119,12 @@ public final class ImagePipeline: Sendable {
     /// The image for `url` (at `maximumPixelSize`, if given) if it is in the
     /// memory cache, without waiting: what a view shows at once, before
     /// starting a load.
-    public func cachedImage(for url: URL, maximumPixelSize: Int? = nil) -> DecodedImage? {
-        memoryCache.image(for: ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize))
+    public func cachedImage(
+        for url: URL,
+        maximumPixelSize: Int? = nil,
+        processors: [ImageProcessor] = []
+    ) -> DecodedImage? {
+        memoryCache.image(for: ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize, processors: processors))
     }
 
     // MARK: Prefetching
@@ -120,7 +132,7 @@ public final class ImagePipeline: Sendable {
     /// Starts loading `urls` at low priority into the caches, for images
     /// about to be shown (the next rows of a list). URLs already in memory
     /// or being prefetched are skipped; errors are ignored. A prefetch that
-    /// an ``image(for:maximumPixelSize:)`` joins runs on at that caller's priority.
+    /// an ``image(for:maximumPixelSize:processors:)`` joins runs on at that caller's priority.
     public func prefetch(_ urls: [URL]) {
         for url in urls where !memoryCache.contains(url) {
             prefetches.withLock { state in
@@ -147,7 +159,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Stops prefetching `urls`. A load of the same URL that someone awaits
-    /// through ``image(for:maximumPixelSize:)`` goes on.
+    /// through ``image(for:maximumPixelSize:processors:)`` goes on.
     public func cancelPrefetching(_ urls: [URL]) {
         let cancelled = prefetches.withLock { state in
             urls.compactMap { state.tasks.removeValue(forKey: $0)?.task }
@@ -165,7 +177,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Testing
 
-    /// Suspends until at least `count` callers of ``image(for:maximumPixelSize:)`` wait for
+    /// Suspends until at least `count` callers of ``image(for:maximumPixelSize:processors:)`` wait for
     /// shared work in flight (callers served from memory never wait).
     package func waitUntilLoading(atLeast count: Int) async throws {
         try await images.waitUntilWaiting(atLeast: count)
@@ -179,21 +191,21 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Work
 
-    /// The shared run behind ``image(for:maximumPixelSize:)``.
-    private func loadImage(_ key: ImageCacheKey) async throws -> DecodedImage {
+    /// The shared run behind ``image(for:maximumPixelSize:processors:)``.
+    private func loadImage(_ key: ImageCacheKey, processors: [ImageProcessor]) async throws -> DecodedImage {
         // A run that just finished may have filled the cache after the caller looked.
         if let cached = memoryCache.image(for: key) { return cached }
         let url = key.url
-        // The full image in memory (a prefetch, another view): shrinking it
-        // is cheaper than downloading and decoding again.
-        if let size = key.maximumPixelSize, let full = memoryCache.image(for: url) {
-            let image = full.resized(toFit: size)
+        // The full image in memory (a prefetch, another view): shrinking and
+        // processing it is cheaper than downloading and decoding again.
+        if !key.isOriginal, let full = memoryCache.image(for: url) {
+            let image = Self.process(key.maximumPixelSize.map(full.resized(toFit:)) ?? full, with: processors)
             memoryCache.insert(image, for: key)
             return image
         }
         let data = try await data(for: url)
         try Task.checkCancellation()
-        let image: DecodedImage
+        var image: DecodedImage
         do {
             image = try decode(data, maximumPixelSize: key.maximumPixelSize)
         } catch let error as ImageError {
@@ -203,8 +215,13 @@ public final class ImagePipeline: Sendable {
             if case .corruptImage = error { await configuration.diskCache?.remove(for: url) }
             throw error
         }
+        image = Self.process(image, with: processors)
         memoryCache.insert(image, for: key)
         return image
+    }
+
+    private static func process(_ image: DecodedImage, with processors: [ImageProcessor]) -> DecodedImage {
+        processors.reduce(image) { image, processor in processor(image) }
     }
 
     /// The shared run behind ``data(for:)``.
