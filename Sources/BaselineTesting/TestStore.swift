@@ -287,8 +287,13 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
                 }
             }
             if running.isEmpty { wake() }
+            onWait?()
         }
     }
+
+    /// Called each time `receive` or `finish()` suspends to wait: lets this
+    /// package's own tests cancel a wait that is under way.
+    package var onWait: (@MainActor () -> Void)?
 
     private func fail(_ message: String, at location: SourceLocation) {
         reportIssue(

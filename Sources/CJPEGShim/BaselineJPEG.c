@@ -85,7 +85,7 @@ int baseline_jpeg_read_size(const unsigned char *data, size_t length,
 }
 
 int baseline_jpeg_decode_rgba(const unsigned char *data, size_t length,
-                              int scale_denominator,
+                              int scale_denominator, long max_memory,
                               unsigned char *pixels, size_t pixels_length,
                               int width, int height,
                               char *message, size_t message_capacity) {
@@ -94,10 +94,15 @@ int baseline_jpeg_decode_rgba(const unsigned char *data, size_t length,
     baseline_prepare(&cinfo, &manager);
     if (setjmp(manager.jump)) {
         baseline_copy_message(manager.message, message, message_capacity);
+        // Over the budget, libjpeg asks for a backing store to spill to,
+        // which this build does not have.
+        int code = cinfo.err->msg_code;
+        int over_budget = code == JERR_NO_BACKING_STORE || code == JERR_OUT_OF_MEMORY;
         jpeg_destroy_decompress(&cinfo);
-        return 1;
+        return over_budget ? 2 : 1;
     }
     jpeg_create_decompress(&cinfo);
+    cinfo.mem->max_memory_to_use = max_memory;
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
 

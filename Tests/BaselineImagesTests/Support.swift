@@ -12,7 +12,9 @@ import Testing
 /// gray 128, yellow, cyan (`rgba.png` and `palette.png` add the alphas in
 /// ``alphas``; `gray.png` holds 15, 47, …, 239). The JPEGs are 32×16, left
 /// half one colour, right half another. `rgb16-untagged.png` is 2×1, 16-bit,
-/// with no gAMA or sRGB chunk.
+/// with no gAMA or sRGB chunk. `progressive-512.jpg` is a 512×512
+/// progressive JPEG (3 kB): left half red, right half blue, green rising
+/// from top to bottom.
 enum Fixture {
     static func data(_ name: String) throws -> Data {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))

@@ -47,6 +47,9 @@ struct ThumbnailDecodingTests {
         }
     }
 
+    // Linux only: ImageIO decodes whole on Apple platforms, so the limits
+    // apply to the full size there.
+    #if !canImport(ImageIO)
     @Test func limitsApplyToTheScaledSize() throws {
         let data = try Fixture.data("color.jpg")
         let limits = ImageDecodingLimits(maximumPixelCount: 100)
@@ -54,6 +57,34 @@ struct ThumbnailDecodingTests {
         let thumbnail = try JPEGDecoder().decode(data, limits: limits, maximumPixelSize: 8)
         #expect(thumbnail.width * thumbnail.height == 32)
     }
+
+    @Test func aProgressiveJPEGTooLargeToHoldWholeIsRefusedEvenAsAThumbnail() throws {
+        // A progressive file keeps the whole image's coefficients, whatever
+        // the scale: libjpeg's working memory counts against the limits.
+        // progressive-512.jpg is 512×512 (3 kB); its 64-pixel thumbnail has
+        // 4,096 pixels, within a 5,000-pixel limit, but holding the file's
+        // coefficients takes 1.5 MB, more than that limit's 40 kB budget.
+        let limits = ImageDecodingLimits(maximumPixelCount: 5_000)
+        let progressive = try Fixture.data("progressive-512.jpg")
+        #expect {
+            try JPEGDecoder().decode(progressive, limits: limits, maximumPixelSize: 64)
+        } throws: { error in
+            if case .tooLarge = error as? ImageError { true } else { false }
+        }
+        // Within the default limits it decodes, whole or as a thumbnail.
+        let thumbnail = try JPEGDecoder().decode(progressive, limits: ImageDecodingLimits(), maximumPixelSize: 64)
+        #expect(thumbnail.width == 64 && thumbnail.height == 64)
+        #expect(close(thumbnail.pixel(x: 0, y: 0), RGBA(r: 255, g: 0, b: 0), tolerance: 12))
+        #expect(try JPEGDecoder().decode(progressive, limits: ImageDecodingLimits()).width == 512)
+        // A baseline file needs no such memory: its thumbnail fits a tiny limit.
+        let baseline = try JPEGDecoder().decode(
+            Fixture.data("color.jpg"),
+            limits: ImageDecodingLimits(maximumPixelCount: 8),
+            maximumPixelSize: 4
+        )
+        #expect(baseline.width == 4 && baseline.height == 2)
+    }
+    #endif
 
     @Test(arguments: ["rgb.png", "palette.png", "gray.png"])
     func otherFormatsAreDecodedWholeThenShrunk(name: String) throws {
@@ -111,6 +142,8 @@ struct ImageProcessorTests {
         #expect(cropped.width == 2 && cropped.height == 1)
         #expect(cropped.pixel(x: 0, y: 0).r == 11 && cropped.pixel(x: 1, y: 0).r == 21)
         #expect(image.cropped(x: -3, y: -3, width: 100, height: 100) == image)
+        #expect(image.cropped(x: 1, y: 0, width: .max, height: .max).width == 3)
+        #expect(image.cropped(x: .min, y: .min, width: .max, height: 1).width == 1)
         let outside = image.cropped(x: 9, y: 0, width: 2, height: 2)
         #expect(outside.width == 1 && outside.height == 1 && outside.pixel(x: 0, y: 0).a == 0)
     }

@@ -24,11 +24,15 @@ struct Ticker: Reducer {
 
     let timing: Timing
     let clock: SleepReportingClock
+    /// When set, each effect's work: the test ends it.
+    var work: ControllableCall<Int, Int>?
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case let .tick(number):
-            let effect = Effect<Action>.run { send in await send(.ran(number)) }
+            let effect = Effect<Action>.run { [work] send in
+                await send(.ran(try await work?(number) ?? number))
+            }
             switch timing {
             case .debounce:
                 return effect.debounce(id: CancelID.tick, for: .seconds(1), clock: clock)
@@ -139,6 +143,36 @@ struct EffectTimingTests {
         let wait = try #require(await sleeps.next())
         #expect(wait > .milliseconds(999) && wait <= .seconds(1))
         await clock.advance(past: wait)
+        await store.receive(.ran(3)) { $0.ran = [1, 2, 3] }
+        await store.finish()
+    }
+
+    @Test(arguments: [true, false])
+    func anEffectStartedAtTheWindowsEndIsNotReplacedOrInTheWayWhileItRuns(latest: Bool) async throws {
+        let work = ControllableCall<Int, Int>()
+        let store = TestStore(initialState: Ticker.State()) {
+            Ticker(timing: .throttle(latest: latest), clock: clock, work: work)
+        }
+        var sleeps = clock.sleeps.makeAsyncIterator()
+        await store.send(.tick(1))
+        try await work.nextCall().resume(returning: 1)
+        await store.receive(.ran(1)) { $0.ran = [1] }
+
+        await store.send(.tick(2))
+        _ = await sleeps.next()
+        await clock.advance(past: .seconds(1))
+        let second = try await work.nextCall()  // 2 started at the window's end, and is still running
+
+        // A tick now falls in the next window: it waits for that window's
+        // end, neither cancelling 2 (latest) nor dropped because of it (first).
+        await store.send(.tick(3))
+        let wait = try #require(await sleeps.next())
+        #expect(!second.isCancelled)
+        second.resume(returning: 2)
+        await store.receive(.ran(2)) { $0.ran = [1, 2] }
+
+        await clock.advance(past: wait)
+        try await work.nextCall().resume(returning: 3)
         await store.receive(.ran(3)) { $0.ran = [1, 2, 3] }
         await store.finish()
     }

@@ -85,23 +85,38 @@ struct TestStoreTests {
         }
     }
 
-    @Test func aReceiveOrFinishThatCannotEndFailsWhenItsTaskIsCancelled() async throws {
-        // A time limit cancels the test's task: the wait must end with a
-        // failure, not hang until the whole run is killed.
+    @Test(arguments: ["receive", "finish"])
+    func aWaitThatCannotEndFailsWhenItsTaskIsCancelled(wait: String) async throws {
+        // A time limit cancels the test's task while it waits: the wait must
+        // end with a failure, not hang until the whole run is killed.
         let store = makeStore()
         store.exhaustivity = .off  // the load is left running on purpose
         await store.send(.load) { $0.isLoading = true }
         let call = try await fetch.nextCall()
-        for wait in ["receive", "finish"] {
-            let waiting = Task {
-                await withKnownIssue {
-                    if wait == "receive" { await store.receive(.loaded("never")) } else { await store.finish() }
-                }
+        let (suspended, signal) = AsyncStream<Void>.makeStream()
+        store.onWait = { signal.yield() }
+        let waiting = Task {
+            await withKnownIssue {
+                if wait == "receive" { await store.receive(.loaded("never")) } else { await store.finish() }
             }
-            waiting.cancel()
-            await waiting.value
         }
+        var waits = suspended.makeAsyncIterator()
+        await waits.next()  // suspended inside the wait, not before it
+        waiting.cancel()
+        await waiting.value
         #expect(!call.isCancelled)
+        store.onWait = nil
+        await store.send(.cancel) { $0.isLoading = false }
+    }
+
+    @Test func aWaitInATaskCancelledBeforeItStartsFailsAtOnce() async throws {
+        let store = makeStore()
+        store.exhaustivity = .off
+        await store.send(.load) { $0.isLoading = true }
+        _ = try await fetch.nextCall()
+        let waiting = Task { await withKnownIssue { await store.receive(.loaded("never")) } }
+        waiting.cancel()
+        await waiting.value
         await store.send(.cancel) { $0.isLoading = false }
     }
 

@@ -18,7 +18,8 @@ public struct ImageCacheKey: Hashable, Sendable {
     /// then run through `processors`.
     public init(url: URL, maximumPixelSize: Int? = nil, processors: [ImageProcessor] = []) {
         self.url = url
-        self.maximumPixelSize = maximumPixelSize
+        // As decoding reads it: no size below 1.
+        self.maximumPixelSize = maximumPixelSize.map { max(1, $0) }
         self.processors = processors.map(\.identifier)
     }
 

@@ -157,4 +157,12 @@ public final class MemoryImageCache: Sendable {
     public func removeImage(for url: URL) {
         removeImage(for: ImageCacheKey(url: url))
     }
+
+    /// Drops every image made from `url`: the full-size one, thumbnails and
+    /// processed ones. For an image that changed on the server.
+    public func removeImages(for url: URL) {
+        state.withLock { state in
+            for index in state.indices.filter({ $0.key.url == url }).map(\.value) { state.remove(at: index) }
+        }
+    }
 }

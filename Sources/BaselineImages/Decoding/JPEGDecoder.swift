@@ -127,6 +127,7 @@ public struct JPEGDecoder: ImageDecoding {
                     base,
                     bytes.count,
                     scale,
+                    workingMemoryBudget(for: limits),
                     output.baseAddress,
                     output.count,
                     width,
@@ -136,9 +137,25 @@ public struct JPEGDecoder: ImageDecoding {
                 )
                 initialized = status == 0 ? output.count : 0
             }
+            if status == 2 {
+                throw ImageError.tooLarge(
+                    "The JPEG needs more memory to decode than its pixel limit allows (a progressive file keeps the full image's coefficients, whatever the scale)"
+                )
+            }
             guard status == 0 else { throw ImageError.corruptImage(text(of: message)) }
             return DecodedImage(width: Int(width), height: Int(height), validPixels: pixels)
         }
+    }
+
+    /// libjpeg's working memory for one decode: 8 bytes for each pixel the
+    /// limits allow. A progressive JPEG keeps 2 bytes per coefficient of the
+    /// full-size image (6 bytes a pixel at full colour resolution), so every
+    /// image the limits admit whole still decodes, while a small file that
+    /// declares a huge progressive image is refused even when asked for a
+    /// thumbnail.
+    private static func workingMemoryBudget(for limits: ImageDecodingLimits) -> Int {
+        let (budget, overflow) = limits.maximumPixelCount.multipliedReportingOverflow(by: 8)
+        return overflow ? Int.max : max(budget, 1)
     }
 
     private static func text(of message: [CChar]) -> String {

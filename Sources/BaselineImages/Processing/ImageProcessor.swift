@@ -70,10 +70,14 @@ extension DecodedImage {
     /// image rather than an error: there is nothing to show, and nothing
     /// went wrong decoding.
     public func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> DecodedImage {
-        let left = max(0, x)
-        let top = max(0, y)
-        let right = min(width, x + max(0, cropWidth))
-        let bottom = min(height, y + max(0, cropHeight))
+        // Saturating: extreme arguments clamp to the bounds instead of overflowing.
+        let left = min(max(0, x), width)
+        let top = min(max(0, y), height)
+        let right = min(width, x.addingReportingOverflow(max(0, cropWidth)).overflow ? width : x + max(0, cropWidth))
+        let bottom = min(
+            height,
+            y.addingReportingOverflow(max(0, cropHeight)).overflow ? height : y + max(0, cropHeight)
+        )
         guard right > left, bottom > top else {
             return DecodedImage(width: 1, height: 1, validPixels: [0, 0, 0, 0])
         }

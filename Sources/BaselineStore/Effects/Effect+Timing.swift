@@ -43,12 +43,12 @@ extension Effect {
         clock: any Clock<Duration>,
         latest: Bool
     ) -> Effect {
-        throttle(id: EffectID(id), for: interval, clock: clock, latest: latest)
+        throttled(id: EffectID(id), for: interval, clock: clock, latest: latest)
     }
 
     /// `throttle(id:for:clock:latest:)` with the clock's type known, so that
     /// its instants can be compared.
-    private func throttle<C: Clock<Duration>>(id: EffectID, for interval: Duration, clock: C, latest: Bool) -> Effect {
+    private func throttled<C: Clock<Duration>>(id: EffectID, for interval: Duration, clock: C, latest: Bool) -> Effect {
         let effect = self
         return Effect(
             operation: .throttle(

@@ -122,7 +122,12 @@ public final class EffectRunner<Action: Sendable> {
             }
 
         case let .markThrottleStart(id, instant):
+            // The waiting effect starts now: it no longer waits, so a newer one
+            // neither replaces it (latest) nor is dropped for it (first), and
+            // it runs on like the one started at once, cancelled only by
+            // cancel(id:).
             throttleStarts[id] = instant
+            cancellables[EffectID(ThrottleWaiting(id: id))] = nil
             return nil
         }
     }

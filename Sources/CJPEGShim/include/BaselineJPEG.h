@@ -23,10 +23,16 @@ int baseline_jpeg_read_size(const unsigned char *data, size_t length,
 /// Decodes the JPEG in `data` at 1/`scale_denominator` scale to row-major
 /// RGBA (alpha 255) into `pixels`, which must hold `4 * width * height`
 /// bytes for the width and height that `baseline_jpeg_read_size` reported
-/// for that scale. Grayscale and CMYK images are converted. Returns 0 on
-/// success.
+/// for that scale. Grayscale and CMYK images are converted.
+///
+/// libjpeg's own working memory is held to `max_memory` bytes: a
+/// progressive JPEG keeps every coefficient of the full-size image, however
+/// small the scale, so a small file can otherwise ask for gigabytes.
+///
+/// Returns 0 on success, 2 when the image needs more than `max_memory`,
+/// 1 on any other error.
 int baseline_jpeg_decode_rgba(const unsigned char *data, size_t length,
-                              int scale_denominator,
+                              int scale_denominator, long max_memory,
                               unsigned char *pixels, size_t pixels_length,
                               int width, int height,
                               char *message, size_t message_capacity);

@@ -72,35 +72,36 @@ int spacephotos_encode_png(const unsigned char *pixels, int width, int height, i
         copy_message("invalid image size or layout", message, message_capacity);
         return 1;
     }
-    // Everything the error path frees lives in this struct or behind `png`
-    // and `rows`, which are set before setjmp and not changed after it, so
-    // longjmp leaves them valid.
-    struct png_output output = {0};
+    // The locals the error path uses (`output`, `rows`, `png`, `info`) are
+    // all set before setjmp and never assigned after it; what changes
+    // (the file buffer and its length) is on the heap behind `output`. So
+    // their values are defined when longjmp returns here (C11 7.13.2.1).
+    struct png_output *output = calloc(1, sizeof(*output));
     png_bytep *rows = malloc(sizeof(png_bytep) * (size_t)height);
-    if (rows == NULL) {
-        copy_message("out of memory for the row table", message, message_capacity);
-        return 1;
+    if (output != NULL) {
+        output->capacity = (size_t)width * (size_t)channels * 16 + 1024;
+        output->bytes = malloc(output->capacity);
     }
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &output, png_fail, png_warn);
+    png_structp png = output == NULL ? NULL : png_create_write_struct(PNG_LIBPNG_VER_STRING, output, png_fail, png_warn);
     png_infop info = png == NULL ? NULL : png_create_info_struct(png);
-    if (info == NULL) {
+    if (rows == NULL || output == NULL || output->bytes == NULL || info == NULL) {
         png_destroy_write_struct(&png, NULL);
         free(rows);
+        if (output != NULL) free(output->bytes);
+        free(output);
         copy_message("out of memory for the PNG encoder", message, message_capacity);
         return 1;
     }
     if (setjmp(png_jmpbuf(png))) {
-        copy_message(output.message, message, message_capacity);
+        copy_message(output->message, message, message_capacity);
         png_destroy_write_struct(&png, &info);
         free(rows);
-        free(output.bytes);
+        free(output->bytes);
+        free(output);
         return 1;
     }
-    output.capacity = (size_t)width * (size_t)channels * 16 + 1024;
-    output.bytes = malloc(output.capacity);
-    if (output.bytes == NULL) png_error(png, "out of memory for the PNG file");
 
-    png_set_write_fn(png, &output, png_append, png_flush_nothing);
+    png_set_write_fn(png, output, png_append, png_flush_nothing);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
                  channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -116,8 +117,9 @@ int spacephotos_encode_png(const unsigned char *pixels, int width, int height, i
 
     png_destroy_write_struct(&png, &info);
     free(rows);
-    *file = output.bytes;
-    *file_length = output.length;
+    *file = output->bytes;
+    *file_length = output->length;
+    free(output);
     return 0;
 }
 
@@ -151,13 +153,16 @@ int spacephotos_encode_jpeg(const unsigned char *pixels, int width, int height, 
         return 1;
     }
     // jpeg_mem_dest mallocs and grows the buffer, writing its address and
-    // length into `buffer` and `length` as it goes. Their addresses are
-    // taken, so they live in memory and hold libjpeg's last writes when an
-    // error longjmps back here, which is what frees the buffer.
+    // length as it goes: into a heap struct made before setjmp, so that the
+    // error path reads libjpeg's last writes (locals changed after setjmp
+    // would be indeterminate there, C11 7.13.2.1).
     struct jpeg_compress_struct cinfo;
     struct jpeg_failure failure;
-    unsigned char *buffer = NULL;
-    unsigned long length = 0;
+    struct jpeg_output { unsigned char *buffer; unsigned long length; } *out = calloc(1, sizeof(struct jpeg_output));
+    if (out == NULL) {
+        copy_message("out of memory for the JPEG encoder", message, message_capacity);
+        return 1;
+    }
     memset(&cinfo, 0, sizeof(cinfo));
     memset(&failure, 0, sizeof(failure));
     cinfo.err = jpeg_std_error(&failure.base);
@@ -166,11 +171,12 @@ int spacephotos_encode_jpeg(const unsigned char *pixels, int width, int height, 
     if (setjmp(failure.jump)) {
         copy_message(failure.message, message, message_capacity);
         jpeg_destroy_compress(&cinfo);
-        free(buffer);
+        free(out->buffer);
+        free(out);
         return 1;
     }
     jpeg_create_compress(&cinfo);
-    jpeg_mem_dest(&cinfo, &buffer, &length);
+    jpeg_mem_dest(&cinfo, &out->buffer, &out->length);
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = channels;
@@ -190,7 +196,8 @@ int spacephotos_encode_jpeg(const unsigned char *pixels, int width, int height, 
     }
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
-    *file = buffer;
-    *file_length = (size_t)length;
+    *file = out->buffer;
+    *file_length = (size_t)out->length;
+    free(out);
     return 0;
 }
