@@ -233,9 +233,9 @@ where Base.Element: Sendable {
 /// The lock makes access to the state itself race-free; a non-Sendable value
 /// taken out of it and used on another thread is the user's to justify (each
 /// use above says why its subscriber may be called from its task).
-// safety: `value` is read and written only inside `withLock`, under `lock`;
-// what leaves the lock is covered by each user's own safety comment.
-final class UncheckedLockedState<Value>: @unchecked Sendable {
+// `value` is read and written only inside `withLock`, under `lock`; what
+// leaves the lock is covered by each user's own safety comment.
+final class UncheckedLockedState<Value>: @unchecked Sendable {  // safety: every access holds `lock` (above)
     private let lock = NSLock()
     private var value: Value
 

@@ -321,11 +321,11 @@ final class SegmentReader: Sendable {
 /// marks the reader cancelled, and the read drops the iterator when it
 /// returns (for a generic sequence, dropping the iterator is the only way to
 /// say "stop").
-// safety: `iterator` and `cancelled` are read and written only under `lock`;
-// an iterator taken out by `next()` belongs to that call alone until it is put
+// `iterator` and `cancelled` are read and written only under `lock`; an
+// iterator taken out by `next()` belongs to that call alone until it is put
 // back under the lock, and the body's single reader (`StreamIteration`) makes
 // one call at a time.
-final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable
+final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable  // safety: see above
 where Chunks.Element == Data {
     private let chunks: Chunks
     private let lock = NSLock()
