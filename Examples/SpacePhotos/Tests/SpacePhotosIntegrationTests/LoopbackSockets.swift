@@ -19,11 +19,12 @@ enum LoopbackSockets {
         case cannotListen
     }
 
-    /// A listening socket on a port the system picks.
-    static func makeListener(backlog: Int32 = 128) throws -> (descriptor: Int32, port: Int) {
+    /// A listening socket on `port`, or on a port the system picks when it
+    /// is 0.
+    static func makeListener(port: Int = 0, backlog: Int32 = 128) throws -> (descriptor: Int32, port: Int) {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { throw Failure.noSocket }
-        var address = loopback(port: 0)
+        var address = loopback(port: port)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
@@ -38,11 +39,22 @@ enum LoopbackSockets {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// A port nothing listened on a moment ago (the system's pick).
+    /// A port nothing listened on a moment ago.
+    ///
+    /// It is drawn from below the system's ephemeral range (32768–60999 on
+    /// Linux, 49152–65535 on macOS), not picked by the system: the outgoing
+    /// connections of tests running in parallel take their local ports from
+    /// that range and could take this one before the server under test binds
+    /// it (CI saw `Address already in use` that way).
     static func freePort() throws -> Int {
-        let (fd, port) = try makeListener()
-        close(fd)
-        return port
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let candidate = Int.random(in: 20_000..<32_768, using: &generator)
+            guard let (fd, port) = try? makeListener(port: candidate) else { continue }
+            close(fd)
+            return port
+        }
+        throw Failure.cannotListen
     }
 
     /// A socket connected to `port`; the caller closes it.
