@@ -56,8 +56,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                "CZlib",
             ]
         ),
+        // zlib inflates gzip and deflate responses, the same on every transport.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(
             name: "BaselineImages",
             dependencies: [
@@ -125,6 +128,8 @@ let package = Package(
             name: "BaselineHTTPTests",
             dependencies: [
                 "BaselineConcurrency", "BaselineHTTP", "BaselineTesting",
+                // zlib compresses what the decompression tests inflate.
+                "CZlib",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

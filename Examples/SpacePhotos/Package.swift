@@ -75,7 +75,7 @@ let package = Package(
             name: "SpacePhotosServer",
             dependencies: [
                 "CImageEncoding",
-                "CZlib",
+                "CLibZ",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -97,7 +97,7 @@ let package = Package(
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
         ),
         // CRC-32 and deflate for the one PNG assembled by hand (huge.png).
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CLibZ", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(
             name: "spacephotos",
             dependencies: [

@@ -108,6 +108,11 @@ public struct HTTPBody: Sendable, AsyncSequence {
         storage = .stream(ChunkSource(channel), length: length)
     }
 
+    /// A body that `reader` produces (a ``DecompressingReader``, say).
+    init(_ reader: any ChunkReader, length: Int?) {
+        storage = .stream(ChunkSource(reader), length: length)
+    }
+
     /// An empty body.
     public static let empty = HTTPBody(Data())
 

@@ -36,6 +36,17 @@ public struct HTTPClient: Sendable {
         public var timeout: Duration?
         /// Which redirects to follow (the transport follows none itself).
         public var redirectPolicy: RedirectPolicy
+        /// Whether the client asks for compressed responses
+        /// (`Accept-Encoding: gzip, deflate`, unless a request sets the field)
+        /// and inflates them as they arrive. On by default.
+        ///
+        /// The inflated body is what middleware, decoding and
+        /// ``maximumResponseSize`` see, so a small body that inflates to a
+        /// huge one is refused at the limit. Decoded responses lose their
+        /// `Content-Encoding` and `Content-Length` fields, whichever transport
+        /// did the inflating. URLSession inflates by itself whatever this says;
+        /// other transports (AsyncHTTPClient's) rely on it.
+        public var decompressesResponses: Bool
         /// Measures ``timeout`` and ``Request/timeout``. Tests pass a test
         /// clock (swift-clocks' `TestClock`) to run a timeout out without
         /// waiting for it; metrics always use the continuous clock.
@@ -51,6 +62,7 @@ public struct HTTPClient: Sendable {
             decoder: JSONDecoder = JSONDecoder(),
             timeout: Duration? = nil,
             redirectPolicy: RedirectPolicy = .follow(),
+            decompressesResponses: Bool = true,
             clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.baseURL = baseURL
@@ -61,6 +73,7 @@ public struct HTTPClient: Sendable {
             self.decoder = decoder
             self.timeout = timeout
             self.redirectPolicy = redirectPolicy
+            self.decompressesResponses = decompressesResponses
             self.clock = clock
         }
     }
@@ -70,7 +83,8 @@ public struct HTTPClient: Sendable {
     /// The transport that does the network work.
     public let transport: any HTTPTransport
     /// The middleware between the client and the transport, outermost first.
-    /// Redirects are followed after the last of them, next to the transport.
+    /// Redirects are followed after the last of them; responses are inflated
+    /// (``Configuration/decompressesResponses``) next to the transport.
     public let middleware: [any HTTPMiddleware]
     let chain: HTTPMiddleware.Next
     /// The base URL, parsed once (every request starts from it), and its
@@ -89,7 +103,11 @@ public struct HTTPClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.middleware = middleware
-        self.chain = transport.chained(behind: middleware + [RedirectMiddleware(policy: configuration.redirectPolicy)])
+        let innermost: [any HTTPMiddleware] =
+            configuration.decompressesResponses
+            ? [RedirectMiddleware(policy: configuration.redirectPolicy), ResponseDecompression()]
+            : [RedirectMiddleware(policy: configuration.redirectPolicy)]
+        self.chain = transport.chained(behind: middleware + innermost)
         self.base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false).map { components in
             (components, components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
         }

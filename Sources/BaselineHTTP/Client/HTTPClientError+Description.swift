@@ -35,6 +35,8 @@ extension HTTPClientError: CustomStringConvertible, LocalizedError {
             "Authentication failed: \(Self.describe(nested: Self.cause(of: error)))"
         case let .fileFailure(path, underlying):
             "Could not write \(path): \(Self.describe(nested: underlying))"
+        case let .decompressionFailed(contentEncoding, reason):
+            "Could not decode the \(contentEncoding) response body: \(reason)"
         }
     }
 

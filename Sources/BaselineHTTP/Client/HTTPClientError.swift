@@ -29,6 +29,10 @@ public enum HTTPClientError: Error, Sendable {
     case authenticationFailed(AuthenticationError)
     /// A download's file could not be written or moved into place.
     case fileFailure(path: String, underlying: any Error)
+    /// A compressed response body (`Content-Encoding: gzip` or `deflate`)
+    /// could not be inflated: it is corrupt, or it ended before its
+    /// compressed data did (a truncated transfer). `reason` says which.
+    case decompressionFailed(contentEncoding: String, reason: String)
 
     /// The response status, where the server answered.
     public var status: HTTPResponse.Status? {

@@ -157,7 +157,7 @@ public final class URLSessionTransport: HTTPTransport {
                 if let error {
                     completion.resume(throwing: error)
                 } else if let response = (response as? HTTPURLResponse)?.httpResponse {
-                    completion.resume(returning: (response, data ?? Data()))
+                    completion.resume(returning: (Self.inflatedHead(response).head, data ?? Data()))
                 } else {
                     completion.resume(throwing: URLError(.badServerResponse))
                 }
@@ -172,6 +172,29 @@ public final class URLSessionTransport: HTTPTransport {
             return CallbackCancellation { task.cancel() }
         }
         return (head, HTTPBody(data))
+    }
+}
+
+extension URLSessionTransport {
+    /// The head of a response URLSession has inflated, as the client's own
+    /// decompression would leave it: without `Content-Encoding` and the
+    /// encoded `Content-Length`. URLSession decodes gzip and deflate on
+    /// every platform (FoundationNetworking through libcurl), and Brotli on
+    /// Apple platforms; it keeps the fields, which would otherwise make the
+    /// body look compressed still.
+    static func inflatedHead(_ head: HTTPResponse) -> (head: HTTPResponse, decoded: Bool) {
+        switch ContentCoding(head.headerFields) {
+        case .gzip, .deflate:
+            return (head.withContentDecoded(), true)
+        case .other("br"):
+            #if canImport(Darwin)
+            return (head.withContentDecoded(), true)
+            #else
+            return (head, false)
+            #endif
+        case .identity, .other:
+            return (head, false)
+        }
     }
 }
 
@@ -239,8 +262,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
             completionHandler(.cancel)
             return
         }
-        let length = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
-        if let route { route.head?.resume(returning: (converted, length, route.body)) }
+        let (head, decoded) = URLSessionTransport.inflatedHead(converted)
+        // The expected length is the encoded one when URLSession inflates.
+        let length = !decoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        if let route { route.head?.resume(returning: (head, length, route.body)) }
         completionHandler(.allow)
     }
 

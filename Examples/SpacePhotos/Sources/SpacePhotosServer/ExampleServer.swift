@@ -31,6 +31,8 @@ import ServiceLifecycle
 ///   and `Location`; 413 past ``Configuration/maxUploadBytes``. `GET /uploads/{id}` reads it back.
 /// - `GET /downloads/{name}` (`1MiB.bin`, `64MiB.bin`, `1GiB.bin`, or `x.bin?bytes=N`) →
 ///   ``DownloadPattern`` bytes, streamed, with `Content-Length` and `ETag`.
+/// - `GET /compressible/{text|zeros}` (`?bytes`, `?deflate=raw`, `?truncate=n`) → the content,
+///   gzip or deflate as `Accept-Encoding` allows.
 /// - `GET /events` (`?count`, `?interval` ms, `?from`, `?format=sse`), `GET /events/sse` →
 ///   favourite-count events as NDJSON or Server-Sent Events.
 /// - `GET /redirect/{n}`, `GET /redirect-to?url=` (`?status=301…308`) → redirects;
@@ -255,6 +257,7 @@ public struct ExampleServer: Sendable {
         DogRoutes().add(to: router)
         UploadRoutes(limit: configuration.maxUploadBytes, ledger: UploadLedger()).add(to: router)
         DownloadRoutes().add(to: router)
+        CompressibleRoutes().add(to: router)
         EventRoutes(defaultInterval: configuration.eventInterval).add(to: router)
         RedirectRoutes().add(to: router)
         EchoRoutes().add(to: router)

@@ -76,7 +76,7 @@ public struct RetryPolicy: Sendable {
             case .transport, .timedOut: return retriesTransportErrors
             case let .unacceptableStatus(head, _): return retryableStatuses.contains(head.status.code)
             case .invalidRequest, .decodingFailed, .responseTooLarge, .tooManyRedirects,
-                .unacceptableContentType, .authenticationFailed, .fileFailure:
+                .unacceptableContentType, .authenticationFailed, .fileFailure, .decompressionFailed:
                 return false
             }
         default:

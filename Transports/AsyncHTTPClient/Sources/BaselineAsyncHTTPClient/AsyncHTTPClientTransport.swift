@@ -22,8 +22,10 @@ import NIOHTTP1
 /// with ``init(client:)`` uses a client the caller owns and shuts down.
 ///
 /// The transport follows no redirects and does not decompress: the Baseline
-/// client's redirect policy and middleware do that, the same on every
-/// transport. Task cancellation cancels the request (and a body being read)
+/// client's redirect policy and its decompression
+/// (`HTTPClient.Configuration.decompressesResponses`) do that, the same on
+/// every transport. Keep AsyncHTTPClient's own `decompression` off in a
+/// client you pass to ``init(client:)``, or bodies would be inflated twice. Task cancellation cancels the request (and a body being read)
 /// and surfaces as `CancellationError`.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The AsyncHTTPClient requests run on.

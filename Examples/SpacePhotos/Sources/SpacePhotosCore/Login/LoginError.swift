@@ -22,7 +22,7 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .timedOut(after):
             self = .networkUnreachable(reason: "no answer within \(after)")
         case .decodingFailed, .responseTooLarge, .invalidRequest, .tooManyRedirects,
-            .unacceptableContentType, .authenticationFailed, .fileFailure:
+            .unacceptableContentType, .authenticationFailed, .fileFailure, .decompressionFailed:
             // The body may hold the token: say what went wrong, not what came.
             self = .server(status: nil)
         }

@@ -1,4 +1,4 @@
-import CZlib
+import CLibZ
 
 /// Images that are wrong on purpose, for testing how a client copes:
 /// served by `GET /images/{name}` but never listed or picked for a photo.

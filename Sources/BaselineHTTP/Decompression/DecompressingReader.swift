@@ -1,0 +1,125 @@
+import Foundation
+
+/// A response body inflated as it is read.
+///
+/// Each read hands out at most ``chunkSize`` inflated bytes, holding no more
+/// than one compressed chunk besides, so a small body that inflates to a
+/// huge one (a "zip bomb") costs no memory before the reader's size limit
+/// refuses it.
+///
+/// A body that ends before its compressed stream does fails with
+/// ``HTTPClientError/decompressionFailed(contentEncoding:reason:)``, rather
+/// than passing as a shorter body. An empty body (the answer to a `HEAD`, a
+/// 304) stays empty.
+// The inflate state is touched only by `next()`, which the body's single
+// reader (`StreamIteration`) calls one at a time; `cancel()`, which may come
+// from any task, touches only `upstream`, itself safe to cancel concurrently.
+final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: see above
+    /// The most one read returns.
+    static let chunkSize = 64 * 1024
+
+    private let coding: ContentCoding
+    private let upstream: SequenceReader<HTTPBody>
+    private var inflater: Inflater?
+    /// Compressed bytes received and not yet taken by zlib.
+    private var pending = Data()
+    private var receivedAny = false
+    private var upstreamEnded = false
+    /// The current compressed stream ended; what follows is another gzip
+    /// member or trailing bytes.
+    private var streamEnded = false
+
+    init(_ body: HTTPBody, coding: ContentCoding) {
+        self.coding = coding
+        self.upstream = SequenceReader(body)
+    }
+
+    func next() async throws -> Data? {
+        while true {
+            if !pending.isEmpty, let output = try inflatePending() {
+                return output
+            }
+            if upstreamEnded {
+                guard !receivedAny || streamEnded else {
+                    throw failure("the body ended before its compressed data did")
+                }
+                return nil
+            }
+            if let chunk = try await upstream.next() {
+                guard !chunk.isEmpty else { continue }
+                receivedAny = true
+                pending = pending.isEmpty ? chunk : pending + chunk
+            } else {
+                upstreamEnded = true
+            }
+        }
+    }
+
+    func cancel() {
+        upstream.cancel()
+    }
+
+    /// Inflates what is pending: some output, or nil when zlib needs more
+    /// input (or what is pending is dropped, after the stream's end).
+    private func inflatePending() throws -> Data? {
+        while !pending.isEmpty {
+            if streamEnded {
+                // Only gzip may carry several members; after a zlib or raw
+                // stream, trailing bytes are ignored, as browsers do.
+                guard coding == .gzip, let inflater else {
+                    pending = Data()
+                    return nil
+                }
+                inflater.reset()
+                streamEnded = false
+            }
+            guard let inflater = try startedInflater() else { return nil }
+            let step: Inflater.Step
+            do {
+                step = try inflater.inflate(pending, capacity: Self.chunkSize)
+            } catch let error as Inflater.Failure {
+                throw failure(error.reason)
+            }
+            pending = step.consumed == pending.count ? Data() : pending.dropFirst(step.consumed)
+            streamEnded = step.ended
+            if !step.output.isEmpty { return step.output }
+            if step.consumed == 0 && !step.ended { return nil }
+        }
+        return nil
+    }
+
+    /// The inflater, made on the first bytes: for `deflate` they tell a zlib
+    /// stream from a raw one. Nil while there are too few bytes to tell.
+    private func startedInflater() throws -> Inflater? {
+        if let inflater { return inflater }
+        let format: Inflater.Format
+        switch coding {
+        case .gzip:
+            format = .gzip
+        default:
+            guard pending.count >= 2 || upstreamEnded else { return nil }
+            format = Self.hasZlibHeader(pending) ? .zlib : .raw
+        }
+        do {
+            let made = try Inflater(format)
+            inflater = made
+            return made
+        } catch let error as Inflater.Failure {
+            throw failure(error.reason)
+        }
+    }
+
+    /// Whether `bytes` start with a zlib header (RFC 1950 §2.2): deflate
+    /// with a window of at most 32 KiB, and a check value that makes the
+    /// first two bytes a multiple of 31.
+    static func hasZlibHeader(_ bytes: Data) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        let first = bytes[bytes.startIndex]
+        let second = bytes[bytes.startIndex + 1]
+        return first & 0x0F == 8 && first >> 4 <= 7 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+    }
+
+    private func failure(_ reason: String) -> HTTPClientError {
+        .decompressionFailed(contentEncoding: coding.name, reason: reason)
+    }
+}
