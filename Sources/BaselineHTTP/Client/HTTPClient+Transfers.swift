@@ -1,14 +1,6 @@
 import Foundation
 import HTTPTypes
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension HTTPClient {
     /// Downloads the response body to `destination`, chunk by chunk, so a
     /// large file never sits in memory whole; the file appears at
@@ -23,20 +15,35 @@ extension HTTPClient {
     /// }
     /// ```
     ///
+    /// A download that fails (a dropped connection, a cancelled task) keeps
+    /// what it received beside `destination`, and the next download of the
+    /// same URL to the same destination resumes it: it asks for the rest
+    /// with `Range`, and with `If-Range` set to the strong `ETag` (or
+    /// `Last-Modified`) of the first response, so that a file that changed
+    /// meanwhile comes whole instead of being spliced. A server that ignores
+    /// the range, or answers 416, gets the download started over. Progress
+    /// continues from the bytes already there. Only a response with such a
+    /// validator is kept; without one a failed download leaves nothing
+    /// behind. Run one download at a time per destination.
+    ///
+    /// Downloads ask for the bytes as stored (`Accept-Encoding: identity`,
+    /// unless the request sets the field), since ranges count them.
+    ///
     /// - Parameters:
     ///   - request: The request; its ``Request/maximumResponseSize``, if set,
     ///     limits the file's size (the client's does not apply to downloads).
-    ///     Its response type is not used.
+    ///     Its response type is not used. A request that sets `Range` itself
+    ///     is sent as it is and never resumed.
     ///   - destination: The file URL to write; a file already there is
     ///     replaced once the download is complete.
     ///   - progress: runs beside the download with its progress; the
     ///     sequence ends when the download does, and the download returns
     ///     once `progress` has.
-    /// - Returns: the response, whose value is `destination`. Its `body` is
+    /// - Returns: the response, whose value is `destination`: the last
+    ///   response head (a 206 when the download resumed). Its `body` is
     ///   empty: the bytes are in the file.
     /// - Throws: ``HTTPClientError`` (``HTTPClientError/fileFailure(path:underlying:)``
-    ///   when the file cannot be written), or `CancellationError`. Nothing is
-    ///   left behind on failure.
+    ///   when the file cannot be written), or `CancellationError`.
     @discardableResult
     public func download<Value>(
         _ request: Request<Value>,
@@ -61,31 +68,72 @@ extension HTTPClient {
     private func receive<Value>(
         _ request: Request<Value>,
         to destination: URL,
-        reporting reporter: TransferProgressUpdates.Continuation
+        reporting reporter: TransferProgressUpdates.Continuation,
+        resuming: Bool = true
     ) async throws -> Response<URL> {
         let startDate = Date()
         let start = ContinuousClock.now
-        let response = try await stream(request)
-        let firstByte = ContinuousClock.now - start
-        let total = response.body.knownLength.map(Int64.init)
-        let limit = request.maximumResponseSize ?? .max
-        if let total, total > limit { throw HTTPClientError.responseTooLarge(limit: limit) }
-
-        let file = try PartialFile(for: destination)
-        var received: Int64 = 0
+        let partial = PartialDownload(for: destination)
+        let url = try makeHTTPRequest(request).0.url
+        var attempt = request
+        // Ranges count the bytes as stored: no compression on the fly.
+        if attempt.headerFields[.acceptEncoding] == nil { attempt.headerFields[.acceptEncoding] = "identity" }
+        // A request that names its own range is sent as it is, and not resumed.
+        let resumable = request.headerFields[.range] == nil
+        let point = resumable && resuming ? url.flatMap(partial.resumePoint(for:)) : nil
+        if let point {
+            attempt.headerFields[.range] = "bytes=\(point.offset)-"
+            attempt.headerFields[.ifRange] = point.validator
+        }
+        let response: StreamingResponse
         do {
-            reporter.yield(TransferProgress(completedBytes: 0, totalBytes: total))
+            response = try await stream(attempt)
+        } catch let error as HTTPClientError where point != nil && error.status == .rangeNotSatisfiable {
+            // The bytes kept are no prefix of the file as it is now.
+            partial.discard()
+            return try await receive(request, to: destination, reporting: reporter, resuming: false)
+        }
+        var offset: Int64 = 0
+        var total = response.body.knownLength.map(Int64.init)
+        if let point, response.status == .partialContent {
+            guard let range = ContentRange(response.head.headerFields[.contentRange]), range.first == point.offset
+            else {
+                // Not the range asked for: start over rather than splice.
+                response.body.discard()
+                partial.discard()
+                return try await receive(request, to: destination, reporting: reporter, resuming: false)
+            }
+            offset = point.offset
+            total = range.total ?? total.map { $0 + offset }
+        }
+        // A 200 to a resume means the server ignored the range or the file
+        // changed (If-Range): the download starts over, from offset 0.
+        let firstByte = ContinuousClock.now - start
+        let limit = Int64(request.maximumResponseSize ?? .max)
+        if let total, total > limit {
+            response.body.discard()
+            throw HTTPClientError.responseTooLarge(limit: Int(limit))
+        }
+
+        try partial.begin(
+            at: offset,
+            url: url ?? destination,
+            validator: resumable && url != nil ? Self.validator(of: response.head) : nil
+        )
+        var received = offset
+        do {
+            reporter.yield(TransferProgress(completedBytes: received, totalBytes: total))
             try await Self.mappingErrors {
                 for try await chunk in response.body {
                     received += Int64(chunk.count)
-                    guard received <= limit else { throw HTTPClientError.responseTooLarge(limit: limit) }
-                    try file.write(chunk)
+                    guard received <= limit else { throw HTTPClientError.responseTooLarge(limit: Int(limit)) }
+                    try partial.write(chunk)
                     reporter.yield(TransferProgress(completedBytes: received, totalBytes: total))
                 }
             }
-            try file.complete()
+            try partial.complete()
         } catch {
-            file.abandon()
+            partial.suspend()
             throw error
         }
         let metrics = RequestMetrics(
@@ -93,9 +141,16 @@ extension HTTPClient {
             timeToFirstByte: firstByte,
             duration: ContinuousClock.now - start,
             bytesSent: 0,
-            bytesReceived: Int(received)
+            bytesReceived: Int(received - offset)
         )
         return Response(value: destination, head: response.head, body: Data(), metrics: metrics)
+    }
+
+    /// What a resume sends as `If-Range`: a strong `ETag`, else
+    /// `Last-Modified` (a weak tag may not be used there, RFC 9110 §13.1.5).
+    static func validator(of head: HTTPResponse) -> String? {
+        if let tag = head.headerFields[.eTag], tag.hasPrefix("\"") { return tag }
+        return head.headerFields[.lastModified]
     }
 
     /// Sends `request` — typically with a ``RequestBody/file(_:contentType:)``
@@ -151,56 +206,5 @@ extension Result where Failure == any Error {
         } catch {
             self = .failure(error)
         }
-    }
-}
-
-/// A download being written beside its destination, renamed over it when complete.
-private final class PartialFile {
-    let temporary: URL
-    let destination: URL
-    private let handle: FileHandle
-
-    init(for destination: URL) throws {
-        self.destination = destination
-        let directory = destination.deletingLastPathComponent()
-        temporary = directory.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw HTTPClientError.fileFailure(path: temporary.path, underlying: CocoaError(.fileWriteNoPermission))
-        }
-        do {
-            handle = try FileHandle(forWritingTo: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw HTTPClientError.fileFailure(path: temporary.path, underlying: error)
-        }
-    }
-
-    func write(_ chunk: Data) throws {
-        do {
-            try handle.write(contentsOf: chunk)
-        } catch {
-            throw HTTPClientError.fileFailure(path: temporary.path, underlying: error)
-        }
-    }
-
-    /// Flushes to disk and renames into place, replacing what was there.
-    func complete() throws {
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            abandon()
-            throw HTTPClientError.fileFailure(path: temporary.path, underlying: error)
-        }
-        guard rename(temporary.path, destination.path) == 0 else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            abandon()
-            throw HTTPClientError.fileFailure(path: destination.path, underlying: error)
-        }
-    }
-
-    func abandon() {
-        try? handle.close()
-        try? FileManager.default.removeItem(at: temporary)
     }
 }

@@ -30,7 +30,8 @@ import ServiceLifecycle
 /// - `POST /uploads` (any body, or `multipart/form-data`) → 201 `{id, bytes, sha256, parts?}`
 ///   and `Location`; 413 past ``Configuration/maxUploadBytes``. `GET /uploads/{id}` reads it back.
 /// - `GET /downloads/{name}` (`1MiB.bin`, `64MiB.bin`, `1GiB.bin`, or `x.bin?bytes=N`) →
-///   ``DownloadPattern`` bytes, streamed, with `Content-Length` and `ETag`.
+///   ``DownloadPattern`` bytes, streamed, with `Content-Length` and `ETag`; one byte range
+///   (`Range`, `If-Range`); `?cutAt=` breaks the transfer.
 /// - `GET /compressible/{text|zeros}` (`?bytes`, `?deflate=raw`, `?truncate=n`) → the content,
 ///   gzip or deflate as `Accept-Encoding` allows.
 /// - `GET /events` (`?count`, `?interval` ms, `?from`, `?format=sse`), `GET /events/sse` →

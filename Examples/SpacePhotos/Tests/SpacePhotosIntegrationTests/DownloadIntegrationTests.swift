@@ -50,6 +50,42 @@ struct DownloadIntegrationTests {
         }
     }
 
+    @Test func oneByteRangeIsServedAsPartialContent() async throws {
+        try await withServer { server in
+            let size = 1_048_576
+            func answer(_ fields: HTTPFields) async throws -> Response<Data> {
+                try await server.client.answer(.get("/downloads/1MiB.bin", headerFields: fields))
+            }
+            let middle = try await answer([.range: "bytes=10-19"])
+            #expect(middle.status == .partialContent)
+            #expect(middle.headerFields[.contentRange] == "bytes 10-19/\(size)")
+            #expect(middle.body == Data(DownloadPattern.bytes(in: 10..<20)))
+
+            let tail = try await answer([.range: "bytes=-5"])
+            #expect(tail.headerFields[.contentRange] == "bytes \(size - 5)-\(size - 1)/\(size)")
+            #expect(tail.body == Data(DownloadPattern.bytes(in: (size - 5)..<size)))
+
+            let rest = try await answer([.range: "bytes=1048000-", .ifRange: "\"download-v1-1048576\""])
+            #expect(rest.status == .partialContent)
+            #expect(rest.body.count == size - 1_048_000)
+
+            let beyond = try await answer([.range: "bytes=2000000-"])
+            #expect(beyond.status == .rangeNotSatisfiable)
+            #expect(beyond.headerFields[.contentRange] == "bytes */\(size)")
+
+            // Another tag in If-Range, several ranges, another unit: the whole file.
+            for fields: HTTPFields in [
+                [.range: "bytes=10-19", .ifRange: "\"download-v0-1048576\""],
+                [.range: "bytes=0-1,5-6"],
+                [.range: "items=0-1"],
+            ] {
+                let whole = try await answer(fields)
+                #expect(whole.status == .ok)
+                #expect(whole.body.count == size)
+            }
+        }
+    }
+
     @Test(arguments: ["photo.png", "1MB.bin", "5GiB.bin", "MiB.bin", "12345678901GiB.bin", "1MiB.bin.bak"])
     func anUnknownNameIs404(name: String) async throws {
         try await withServer { server in

@@ -10,6 +10,17 @@ import Hummingbird
 /// `?bytes=<n>`. At most ``maximumSize`` (4 GiB). The content is
 /// ``DownloadPattern``, so clients can verify it; `Content-Length` and
 /// `ETag` are set, and a matching `If-None-Match` gets 304.
+///
+/// One byte range is served (`Range: bytes=…`, 206 with `Content-Range`;
+/// 416 with `Content-Range: bytes */<size>` when no byte of it exists),
+/// unless `If-Range` names another tag: then the whole file, as RFC 9110
+/// asks, which is how a client learns that the file it resumes changed.
+///
+/// Test knob: `?cutAt=<offset>` closes the connection once the bytes before
+/// that offset are sent: a transfer that breaks. It applies to the whole
+/// file only, not to a range, so a resume gets the rest (the bytes in flight
+/// when the connection closed may be lost, so a resume can start before the
+/// cut).
 struct DownloadRoutes: Sendable {
     static let maximumSize = 4 * 1024 * 1024 * 1024
 
@@ -17,12 +28,14 @@ struct DownloadRoutes: Sendable {
         router.get("downloads/:name") { request, context -> Response in
             let name = context.parameters.get("name") ?? ""
             let size = try Self.size(name: name, bytes: request.uri.queryParameters.get("bytes"))
+            let cut = try request.integerParameter("cutAt", in: 0...Self.maximumSize)
             // The content depends only on the size: the size names it.
             let tag = EntityTag("download-v1-\(size)")
             var headers: HTTPFields = [
                 .eTag: tag.headerValue,
                 .cacheControl: "public, max-age=3600",
                 .contentDisposition: "attachment; filename=\"\(name)\"",
+                .acceptRanges: "bytes",
             ]
             if tag.isMatched(byIfNoneMatch: request.headers[.ifNoneMatch]) {
                 // A 304's Content-Length, if any, must be the full answer's (RFC 9110 §8.6), not 0.
@@ -30,24 +43,48 @@ struct DownloadRoutes: Sendable {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = "application/octet-stream"
-            return Response(status: .ok, headers: headers, body: Self.body(size: size))
+            // If-Range takes a strong tag only; anything else means "send it all".
+            let ifRange = request.headers[.ifRange]
+            let range: ByteRange =
+                ifRange == nil || ifRange == tag.headerValue
+                ? ByteRange(header: request.headers[.range], size: size) : .whole
+            switch range {
+            case .whole:
+                return Response(status: .ok, headers: headers, body: Self.body(0..<size, cutAt: cut))
+            case let .satisfiable(bytes):
+                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(size)"
+                return Response(status: .partialContent, headers: headers, body: Self.body(bytes))
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(size)"
+                headers[.contentType] = nil
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
         }
     }
 
-    /// Writes the file in chunks of 64 KiB: each write waits until the
-    /// connection has taken the last, so a slow client slows the server
-    /// down instead of making it buffer.
-    static func body(size: Int) -> ResponseBody {
-        ResponseBody(contentLength: size) { writer in
-            var offset = 0
-            while offset < size {
-                let chunk = DownloadPattern.chunk(at: offset, count: size - offset)
+    /// Writes `bytes` of the file in chunks of 64 KiB: each write waits
+    /// until the connection has taken the last, so a slow client slows the
+    /// server down instead of making it buffer. With `cut`, the connection
+    /// closes once the file's bytes before that offset are sent.
+    static func body(_ bytes: Range<Int>, cutAt cut: Int? = nil) -> ResponseBody {
+        ResponseBody(contentLength: bytes.count) { writer in
+            var offset = bytes.lowerBound
+            while offset < bytes.upperBound {
+                var count = bytes.upperBound - offset
+                if let cut, cut > offset { count = min(count, cut - offset) }
+                let chunk = DownloadPattern.chunk(at: offset, count: count)
                 try await writer.write(chunk)
                 offset += chunk.readableBytes
+                if let cut, offset == cut, offset < bytes.upperBound {
+                    throw CutTransfer()
+                }
             }
             try await writer.finish(nil)
         }
     }
+
+    /// Thrown mid-body by `?cutAt=`: Hummingbird closes the connection.
+    struct CutTransfer: Error {}
 
     /// The size a download's name and `bytes` parameter ask for.
     static func size(name: String, bytes: String?) throws -> Int {
