@@ -25,28 +25,27 @@ for try await update in feed.body.jsonLines(of: PhotoMetadata.self) {
 // snippet.end
 
 // snippet.sse
-/// Follows a Server-Sent Events stream, and picks up where it left off when the connection drops.
-func follow(_ path: String, lastEventID: String? = nil) async throws -> String? {
-    var request = Request<Void>.get(path).header(.accept, "text/event-stream")
-    if let lastEventID {
-        request = request.header(HTTPField.Name("Last-Event-ID")!, lastEventID)
+// Reconnects as a browser's EventSource does: after a drop it waits (3 s, or
+// the server's `retry:`) and asks for what it missed with Last-Event-ID.
+// A 204 from the server ends the loop; an HTTP error throws.
+for try await event in client.serverSentEvents(Request<Void>.get("/events/sse")) {
+    switch event.event {
+    case "favorite":
+        let update = try event.decode(PhotoMetadata.self)
+        print(update.id, update.favoriteCount)
+    default:
+        continue  // an event this version does not know
     }
-    let events = try await client.stream(request)
-    var lastSeen = lastEventID
-    for try await event in events.body.serverSentEvents() {
-        lastSeen = event.id ?? lastSeen
-        switch event.event {
-        case "favourite":
-            let update = try event.decode(PhotoMetadata.self)
-            print(update.id, update.favoriteCount)
-        case "bye":
-            return nil
-        default:
-            continue  // an event this version does not know
-        }
-    }
-    // The server closed the stream: the caller reconnects from `lastSeen`.
-    return lastSeen
+}
+// snippet.end
+
+// snippet.sse-once
+/// One connection, no reconnection: the loop ends when the stream does.
+func readOnce(_ path: String) async throws -> [ServerSentEvent] {
+    let events = try await client.stream(Request<Void>.get(path).header(.accept, "text/event-stream"))
+    var received: [ServerSentEvent] = []
+    for try await event in events.body.serverSentEvents() { received.append(event) }
+    return received
 }
 // snippet.end
 
@@ -61,4 +60,4 @@ for try await line in log.body.lines() where line.contains("ERROR") {
 // snippet.end
 
 // snippet.hide
-_ = try await follow("/events")
+_ = try await readOnce("/events/sse")

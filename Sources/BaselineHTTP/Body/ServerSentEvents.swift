@@ -64,6 +64,9 @@ where Base.Element == Data {
         var lines: AsyncLineSequence<Base>.Iterator
         var lastID: String?
         var started = false
+        /// The latest valid `retry:` of the stream, whether or not an event
+        /// carrying it has been dispatched: what a reconnection waits.
+        var reconnectionTime: Duration?
 
         /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> ServerSentEvent? {
@@ -102,6 +105,7 @@ where Base.Element == Data {
                     // Only ASCII digits, as the standard says: `Int` alone takes a sign.
                     if value.allSatisfy(\.isASCIIDigit), let milliseconds = Int(value) {
                         retry = .milliseconds(milliseconds)
+                        reconnectionTime = retry
                     }
                 default: break
                 }

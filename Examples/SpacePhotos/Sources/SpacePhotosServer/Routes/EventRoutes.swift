@@ -12,6 +12,12 @@ import Hummingbird
 /// ``ExampleServer/Configuration/eventInterval``); `from`, the index of the
 /// first event (0…1,000,000). For SSE, a `Last-Event-ID` header resumes
 /// after that event. The feed is deterministic (``FavoriteFeed``).
+///
+/// SSE only, for reconnecting clients: `retry` (0…60,000 ms) opens the stream
+/// with a `retry:` field; `until` ends the feed before that event id, so a
+/// request that would start at or past it gets 204 No Content (the way to
+/// tell an `EventSource` to stop); `dropAfter` closes the connection
+/// abruptly after that many events (a test knob: a dropped connection).
 struct EventRoutes: Sendable {
     enum Format {
         case ndjson
@@ -45,7 +51,7 @@ struct EventRoutes: Sendable {
     }
 
     func stream(_ request: Request, format: Format) throws -> Response {
-        let count = try request.integerParameter("count", in: 0...Self.maximumCount) ?? 20
+        var count = try request.integerParameter("count", in: 0...Self.maximumCount) ?? 20
         let interval =
             try request.integerParameter("interval", in: 0...Self.maximumInterval)
             .map { Duration.milliseconds($0) } ?? defaultInterval
@@ -64,20 +70,31 @@ struct EventRoutes: Sendable {
             start = last + 1
         }
 
+        let retry = format == .serverSentEvents ? try request.integerParameter("retry", in: 0...60_000) : nil
+        let until = format == .serverSentEvents ? try request.integerParameter("until", in: 0...Self.maximumStart) : nil
+        let dropAfter =
+            format == .serverSentEvents ? try request.integerParameter("dropAfter", in: 0...Self.maximumCount) : nil
+        if let until {
+            guard start < until else { return Response(status: .noContent) }
+            count = min(count, until - start)
+        }
+
         let headers: HTTPFields =
             switch format {
             case .ndjson: [.contentType: "application/x-ndjson", .cacheControl: "no-store"]
             case .serverSentEvents: [.contentType: "text/event-stream", .cacheControl: "no-store"]
             }
-        let body = ResponseBody { [start] writer in
+        let body = ResponseBody { [start, count] writer in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             var feed = FavoriteFeed(startingAt: start)
             if format == .serverSentEvents {
                 // A comment line: EventSource clients skip it; it shows the stream is open.
                 try await writer.write(ByteBuffer(string: ": favourite counts\n\n"))
+                if let retry { try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n")) }
             }
             for sent in 0..<count {
+                if let dropAfter, sent == dropAfter { throw DroppedConnection() }
                 if sent > 0, interval > .zero { try await sleepUnlessShuttingDown(for: interval) }
                 let id = feed.position
                 let json = String(decoding: try encoder.encode(feed.next()), as: UTF8.self)
@@ -92,4 +109,7 @@ struct EventRoutes: Sendable {
         }
         return Response(status: .ok, headers: headers, body: body)
     }
+
+    /// Thrown mid-body by `?dropAfter=`: Hummingbird closes the connection.
+    struct DroppedConnection: Error {}
 }
