@@ -119,7 +119,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "BaselineCombineTests", dependencies: ["BaselineCombine", "BaselineTesting"]),
+        .testTarget(
+            name: "BaselineCombineTests",
+            dependencies: ["BaselineCombine", "BaselineConcurrency", "BaselineTesting"]
+        ),
         .testTarget(
             name: "BaselineConcurrencyTests",
             dependencies: ["BaselineConcurrency", "BaselineTesting", .product(name: "Clocks", package: "swift-clocks")]
@@ -147,7 +150,10 @@ let package = Package(
             name: "BaselinePersistenceTests",
             dependencies: ["BaselineConcurrency", "BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
         ),
-        .testTarget(name: "BaselineStoreTests", dependencies: ["BaselineStore", "BaselineTesting"]),
+        .testTarget(
+            name: "BaselineStoreTests",
+            dependencies: ["BaselineConcurrency", "BaselineStore", "BaselineTesting"]
+        ),
         .testTarget(
             name: "BaselineTestingTests",
             // Clocks: the documentation's examples drive time with swift-clocks' TestClock.

@@ -57,6 +57,10 @@ enum HTTPBenchmarks {
             try await streamingDownload(baseURL: baseURL)
             return
         }
+        if arguments.contains("http-allocations") {
+            try HTTPAllocationBenchmarks.run(baseURL: baseURL)
+            return
+        }
         // Narrowing, for profiling one variant: HTTP_VARIANTS="Baseline/Async,pool 64" HTTP_CONCURRENCY=1 HTTP_REQUESTS=30000
         let environment = ProcessInfo.processInfo.environment
         let requestsPerRun =
@@ -136,6 +140,7 @@ enum HTTPBenchmarks {
             }
         }
         if !arguments.contains("http-quick") {
+            try HTTPAllocationBenchmarks.run(baseURL: baseURL)
             try await streamingDownload(baseURL: baseURL)
         }
     }
@@ -186,8 +191,13 @@ enum HTTPBenchmarks {
             shutdown: { delegateSession.finishTasksAndInvalidate() }
         )
 
+        // HTTP_NO_DECOMPRESSION=1: Baseline's clients without their gzip step, to see what it costs.
+        let baselineConfiguration = HTTPClient.Configuration(
+            baseURL: baseURL,
+            decompressesResponses: ProcessInfo.processInfo.environment["HTTP_NO_DECOMPRESSION"] == nil
+        )
         let sessionTransport = URLSessionTransport(configuration: sessionConfiguration)
-        let overSession = HTTPClient(baseURL: baseURL, transport: sessionTransport)
+        let overSession = HTTPClient(configuration: baselineConfiguration, transport: sessionTransport)
         let request = Request<[Item]>.get("/json/items", query: [URLQueryItem(name: "count", value: "20")])
         let baselineSession = Variant(
             name: "Baseline/URLSessionTransport",
@@ -218,7 +228,7 @@ enum HTTPBenchmarks {
         )
 
         let ahcTransport = AsyncHTTPClientTransport()
-        let overAHC = HTTPClient(baseURL: baseURL, transport: ahcTransport)
+        let overAHC = HTTPClient(configuration: baselineConfiguration, transport: ahcTransport)
         let baselineAHC = Variant(
             name: "Baseline/AsyncHTTPClientTransport",
             fetch: {

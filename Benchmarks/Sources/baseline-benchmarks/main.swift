@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-overhead]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -29,7 +29,14 @@ if wants("store") {
     try await StoreBenchmarks.run()
 }
 
-if wants("http") || selected.contains("http-quick") || selected.contains("http-stream") {
+if selected.contains("http-alloc-probe") {
+    // A child of the allocation table (HTTPAllocationBenchmarks): one row, then exit.
+    try await HTTPAllocationBenchmarks.probe()
+}
+
+if wants("http") || selected.contains("http-quick") || selected.contains("http-stream")
+    || selected.contains("http-allocations")
+{
     try await HTTPBenchmarks.run(arguments: selected)
 }
 

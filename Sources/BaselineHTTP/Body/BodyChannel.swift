@@ -17,6 +17,7 @@ final class BodyChannel: ChunkReader {
         var waiter: CheckedContinuation<Data?, any Error>?
         var paused = false
         var cancelled = false
+        var claimed = false
     }
 
     private let state = LockedValue(State())
@@ -35,6 +36,15 @@ final class BodyChannel: ChunkReader {
         self.lowWater = lowWater
         self.flowControl = flowControl
         self.onCancel = onCancel
+    }
+
+    // MARK: Reader
+
+    func claim() -> Bool {
+        state.withLock { state in
+            defer { state.claimed = true }
+            return !state.claimed
+        }
     }
 
     // MARK: Producer

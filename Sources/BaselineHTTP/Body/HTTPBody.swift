@@ -30,7 +30,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
         case buffered(Data)
         /// Bytes in memory and files, concatenated (a file upload, a multipart form).
         case segments([Segment], length: Int)
-        case stream(ChunkSource, length: Int?)
+        case stream(any ChunkReader, length: Int?)
     }
 
     enum Segment: Sendable {
@@ -100,17 +100,17 @@ public struct HTTPBody: Sendable, AsyncSequence {
     /// sequences whose producers watch for that (NIO's, AsyncHTTPClient's)
     /// stop there; an `AsyncThrowingStream`'s producer is not told.
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, length: Int?) where Chunks.Element == Data {
-        storage = .stream(ChunkSource(SequenceReader(chunks)), length: length)
+        storage = .stream(SequenceReader(chunks), length: length)
     }
 
     /// A body fed by a ``BodyChannel``.
     init(channel: BodyChannel, length: Int?) {
-        storage = .stream(ChunkSource(channel), length: length)
+        storage = .stream(channel, length: length)
     }
 
     /// A body that `reader` produces (a ``DecompressingReader``, say).
     init(_ reader: any ChunkReader, length: Int?) {
-        storage = .stream(ChunkSource(reader), length: length)
+        storage = .stream(reader, length: length)
     }
 
     /// An empty body.
@@ -175,7 +175,7 @@ public struct HTTPBody: Sendable, AsyncSequence {
         switch storage {
         case let .buffered(data): Iterator(.buffered(data.isEmpty ? nil : data))
         case let .segments(segments, _): Iterator(.segments(SegmentReader(segments)))
-        case let .stream(source, _): Iterator(.stream(StreamIteration(source)))
+        case let .stream(reader, _): Iterator(.stream(StreamIteration(reader)))
         }
     }
 
@@ -208,27 +208,11 @@ public struct HTTPBody: Sendable, AsyncSequence {
     }
 }
 
-/// The producer side of a streamed body, read once.
-final class ChunkSource: Sendable {
-    private let reader: any ChunkReader
-    private let claimed = OnceFlag()
-
-    init(_ reader: any ChunkReader) {
-        self.reader = reader
-    }
-
-    /// Claims the single read; a second reader gets an error.
-    func claim() -> (any ChunkReader)? {
-        claimed.set() ? reader : nil
-    }
-
-    func cancel() {
-        reader.cancel()
-    }
-}
-
 /// Something that hands out a streamed body's chunks to one reader.
 protocol ChunkReader: Sendable {
+    /// Claims the single read: true the first time, false for any later
+    /// reader (which then gets ``HTTPBodyError/alreadyConsumed``).
+    func claim() -> Bool
     /// The next chunk, or nil at the end.
     func next() async throws -> Data?
     /// The reader stopped early: stop producing.
@@ -237,32 +221,34 @@ protocol ChunkReader: Sendable {
 
 /// One read of a streamed body. Released before the end (the loop broke out,
 /// or threw), it cancels the producer so the transfer stops.
-final class StreamIteration: Sendable {
+// `finished` is written only by `next()`, which the body's iterator calls
+// one at a time, and read by `deinit`, which runs once no reference is left.
+final class StreamIteration: @unchecked Sendable {  // safety: see above
     private let reader: (any ChunkReader)?
-    private let finished = OnceFlag()
+    private var finished = false
 
-    init(_ source: ChunkSource) {
-        reader = source.claim()
+    init(_ reader: any ChunkReader) {
+        self.reader = reader.claim() ? reader : nil
     }
 
     func next() async throws -> Data? {
         guard let reader else { throw HTTPBodyError.alreadyConsumed }
         do {
             guard let chunk = try await reader.next() else {
-                _ = finished.set()
+                finished = true
                 // A stream ended by cancelling the reading task is a cancellation, not an end.
                 try Task.checkCancellation()
                 return nil
             }
             return chunk
         } catch {
-            _ = finished.set()
+            finished = true
             throw Task.isCancelled ? CancellationError() : error
         }
     }
 
     deinit {
-        if !finished.isSet { reader?.cancel() }
+        if !finished { reader?.cancel() }
     }
 }
 
@@ -321,49 +307,62 @@ final class SegmentReader: Sendable {
 /// Reads any `AsyncSequence` of chunks, once.
 ///
 /// ``HTTPBody/discard()`` may call ``cancel()`` from any task while a read is
-/// waiting for a chunk. The iterator therefore lives under `lock`, and a read
-/// takes it out for the duration of its `next()`: a cancel that comes then
-/// marks the reader cancelled, and the read drops the iterator when it
+/// waiting for a chunk. The iterator therefore lives under a lock, and a
+/// read takes it out for the duration of its `next()`: a cancel that comes
+/// then marks the reader cancelled, and the read drops the iterator when it
 /// returns (for a generic sequence, dropping the iterator is the only way to
 /// say "stop").
-// `iterator` and `cancelled` are read and written only under `lock`; an
-// iterator taken out by `next()` belongs to that call alone until it is put
-// back under the lock, and the body's single reader (`StreamIteration`) makes
-// one call at a time.
+// The state is read and written only under its lock; an iterator taken out
+// by `next()` belongs to that call alone until it is put back under the
+// lock, and the body's single reader (`StreamIteration`) makes one call at a
+// time.
 final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable  // safety: see above
 where Chunks.Element == Data {
+    private struct State {
+        var iterator: Chunks.AsyncIterator?
+        var claimed = false
+        var started = false
+        var cancelled = false
+    }
+
     private let chunks: Chunks
-    private let lock = NSLock()
-    private var iterator: Chunks.AsyncIterator?
-    private var started = false
-    private var cancelled = false
+    /// One allocation for the lock and the state (an `NSLock` costs two more).
+    private let state = LockStorage<State>.make(holding: State())
 
     init(_ chunks: Chunks) {
         self.chunks = chunks
     }
 
+    func claim() -> Bool {
+        state.withLock { state in
+            defer { state.claimed = true }
+            return !state.claimed
+        }
+    }
+
     func next() async throws -> Data? {
-        let taken: Chunks.AsyncIterator? = lock.withLock {
-            guard !cancelled else { return nil }
-            if !started {
-                started = true
+        let chunks = self.chunks
+        let taken: Chunks.AsyncIterator? = state.withLock { state in
+            guard !state.cancelled else { return nil }
+            if !state.started {
+                state.started = true
                 return chunks.makeAsyncIterator()
             }
-            return iterator.take()
+            return state.iterator.take()
         }
         guard var current = taken else { return nil }
         let chunk = try await current.next()
-        lock.withLock {
+        state.withLock { state in
             // Cancelled meanwhile: drop the iterator here instead.
-            if !cancelled { iterator = current }
+            if !state.cancelled { state.iterator = current }
         }
         return chunk
     }
 
     func cancel() {
-        let dropped = lock.withLock {
-            cancelled = true
-            return iterator.take()
+        let dropped = state.withLock { state in
+            state.cancelled = true
+            return state.iterator.take()
         }
         // Released after the lock: an iterator's deinit may do work.
         withExtendedLifetime(dropped) {}
@@ -374,19 +373,4 @@ where Chunks.Element == Data {
 public enum HTTPBodyError: Error, Sendable, Equatable {
     /// A streamed body was read a second time.
     case alreadyConsumed
-}
-
-/// A flag that is set once.
-final class OnceFlag: Sendable {
-    private let value = LockedValue(false)
-
-    /// Sets the flag; true when this call set it.
-    func set() -> Bool {
-        value.withLock { isSet in
-            defer { isSet = true }
-            return !isSet
-        }
-    }
-
-    var isSet: Bool { value.current }
 }

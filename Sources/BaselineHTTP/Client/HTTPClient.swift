@@ -37,7 +37,7 @@ public struct HTTPClient: Sendable {
         /// Which redirects to follow (the transport follows none itself).
         public var redirectPolicy: RedirectPolicy
         /// Whether the client asks for compressed responses
-        /// (`Accept-Encoding: gzip, deflate`, unless a request sets the field)
+        /// (`Accept-Encoding: gzip, deflate`, unless the configuration's header fields or the request set it)
         /// and inflates them as they arrive. On by default.
         ///
         /// The inflated body is what middleware, decoding and
@@ -90,6 +90,10 @@ public struct HTTPClient: Sendable {
     /// The base URL, parsed once (every request starts from it), and its
     /// path without a trailing slash; `nil` when the base URL does not parse.
     private let base: (components: URLComponents, path: String)?
+    /// The configuration's header fields and, when the client inflates
+    /// responses, `Accept-Encoding`: made once, so that a request that adds
+    /// no field of its own shares them instead of copying.
+    private let defaultHeaderFields: HTTPFields
 
     /// How much of an unacceptable response's body is kept for the error.
     static let errorBodyLimit = 64 * 1024
@@ -108,6 +112,11 @@ public struct HTTPClient: Sendable {
             ? [RedirectMiddleware(policy: configuration.redirectPolicy), ResponseDecompression()]
             : [RedirectMiddleware(policy: configuration.redirectPolicy)]
         self.chain = transport.chained(behind: middleware + innermost)
+        var defaultHeaderFields = configuration.headerFields
+        if configuration.decompressesResponses, defaultHeaderFields[.acceptEncoding] == nil {
+            defaultHeaderFields[.acceptEncoding] = ContentCoding.acceptedByDefault
+        }
+        self.defaultHeaderFields = defaultHeaderFields
         self.base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false).map { components in
             (components, components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
         }
@@ -307,7 +316,7 @@ public struct HTTPClient: Sendable {
     /// The HTTP request `request` describes, resolved against the base URL.
     public func makeHTTPRequest<Value>(_ request: Request<Value>) throws -> (HTTPRequest, HTTPBody?) {
         let url = try resolveURL(for: request)
-        var fields = configuration.headerFields
+        var fields = defaultHeaderFields
         if request.body != nil {
             // The body says what it is; a client-wide default must not relabel it.
             fields[.contentType] = nil

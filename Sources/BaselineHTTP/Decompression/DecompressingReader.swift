@@ -55,6 +55,11 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
         }
     }
 
+    /// The upstream reader is this reader's alone: claiming it claims this one.
+    func claim() -> Bool {
+        upstream.claim()
+    }
+
     func cancel() {
         upstream.cancel()
     }
@@ -64,9 +69,15 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
     private func inflatePending() throws -> Data? {
         while !pending.isEmpty {
             if streamEnded {
-                // Only gzip may carry several members; after a zlib or raw
-                // stream, trailing bytes are ignored, as browsers do.
+                // Only gzip may carry several members, each opening with its
+                // magic number; other trailing bytes are ignored, as browsers
+                // and curl do.
                 guard coding == .gzip, let inflater else {
+                    pending = Data()
+                    return nil
+                }
+                if pending.count < 2 && !upstreamEnded { return nil }
+                guard pending.starts(with: [0x1F, 0x8B]) else {
                     pending = Data()
                     return nil
                 }

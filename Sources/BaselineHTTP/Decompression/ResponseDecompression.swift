@@ -1,7 +1,9 @@
 import HTTPTypes
 
 /// The client's innermost step when ``HTTPClient/Configuration/decompressesResponses``
-/// is on: it asks for gzip and deflate, and inflates what comes back.
+/// is on: it inflates gzip and deflate responses. (The client asks for them
+/// with `Accept-Encoding` among its default header fields, so that middleware
+/// and logs see the request as sent.)
 ///
 /// It sits next to the transport, so every middleware above it (logging,
 /// caching, validation) and the size limit see the inflated body. A
@@ -14,12 +16,9 @@ struct ResponseDecompression: HTTPMiddleware {
         body: HTTPBody?,
         next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody) {
-        var request = request
-        // A value the caller set wins (`identity`, to get the bytes as stored).
-        if request.headerFields[.acceptEncoding] == nil {
-            request.headerFields[.acceptEncoding] = ContentCoding.acceptedByDefault
-        }
         let (head, responseBody) = try await next(request, body)
+        // Most responses have no coding: no work, no allocation.
+        guard head.headerFields[.contentEncoding] != nil else { return (head, responseBody) }
         let coding = ContentCoding(head.headerFields)
         guard coding == .gzip || coding == .deflate else { return (head, responseBody) }
         return (head.withContentDecoded(), HTTPBody(DecompressingReader(responseBody, coding: coding), length: nil))

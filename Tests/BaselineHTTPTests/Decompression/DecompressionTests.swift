@@ -137,6 +137,14 @@ struct DecompressionTests {
         #expect(try await client().send(Request<String>.get("/text")).value == "first member, second member")
     }
 
+    @Test func bytesAfterTheCompressedDataAreIgnored() async throws {
+        let compressed = try Compressed.bytes(text, as: .gzip)
+        respond(with: compressed + Data([0, 0, 0, 0]), coding: "gzip")
+        #expect(try await client().send(Request<Data>.get("/text")).body == text)
+        respond(with: try Compressed.bytes(text, as: .zlib) + Data("junk".utf8), coding: "deflate")
+        #expect(try await client().send(Request<Data>.get("/text")).body == text)
+    }
+
     @Test func anEmptyCompressedBodyStaysEmpty() async throws {
         // The answer to a HEAD, or a 204: the field names a coding, no bytes follow.
         respond(with: Data(), coding: "gzip", length: false)
