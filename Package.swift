@@ -148,7 +148,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BaselinePersistenceTests",
-            dependencies: ["BaselineConcurrency", "BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper"]
+            dependencies: [
+                "BaselineConcurrency", "BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "BaselineStoreTests",
@@ -158,8 +161,10 @@ let package = Package(
             name: "BaselineTestingTests",
             // Clocks: the documentation's examples drive time with swift-clocks' TestClock.
             dependencies: [
-                "BaselineConcurrency", "BaselineStore", "BaselineTesting",
+                "BaselineConcurrency", "BaselineHTTP", "BaselineStore", "BaselineTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A child process for the durability test: killed in the middle of a write transaction.

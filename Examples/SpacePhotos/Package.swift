@@ -168,6 +168,7 @@ let package = Package(
                 // SHA-256 to check what the upload endpoint reports.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

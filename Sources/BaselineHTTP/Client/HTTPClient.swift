@@ -87,9 +87,10 @@ public struct HTTPClient: Sendable {
     /// (``Configuration/decompressesResponses``) next to the transport.
     public let middleware: [any HTTPMiddleware]
     let chain: HTTPMiddleware.Next
-    /// The base URL, parsed once (every request starts from it), and its
-    /// path without a trailing slash; `nil` when the base URL does not parse.
-    private let base: (components: URLComponents, path: String)?
+    /// The base URL, parsed once (every request starts from it): its
+    /// components, its path without a trailing slash, and the scheme and
+    /// authority of the requests made from it; `nil` when it does not parse.
+    private let base: (components: URLComponents, path: String, scheme: String, authority: String?)?
     /// The configuration's header fields and, when the client inflates
     /// responses, `Accept-Encoding`: made once, so that a request that adds
     /// no field of its own shares them instead of copying.
@@ -117,8 +118,11 @@ public struct HTTPClient: Sendable {
             defaultHeaderFields[.acceptEncoding] = ContentCoding.acceptedByDefault
         }
         self.defaultHeaderFields = defaultHeaderFields
-        self.base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false).map { components in
-            (components, components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
+        let origin = HTTPRequest(method: .get, url: configuration.baseURL)
+        self.base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false).flatMap { components in
+            guard let scheme = origin.scheme else { return nil }
+            let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+            return (components, path, scheme, origin.authority)
         }
     }
 
@@ -315,7 +319,6 @@ public struct HTTPClient: Sendable {
 
     /// The HTTP request `request` describes, resolved against the base URL.
     public func makeHTTPRequest<Value>(_ request: Request<Value>) throws -> (HTTPRequest, HTTPBody?) {
-        let url = try resolveURL(for: request)
         var fields = defaultHeaderFields
         if request.body != nil {
             // The body says what it is; a client-wide default must not relabel it.
@@ -333,43 +336,60 @@ public struct HTTPClient: Sendable {
                 fields[.contentType] = requestBody.contentType
             }
         }
-        return (HTTPRequest(method: request.method, url: url, headerFields: fields), body)
+        return (try makeHead(for: request, headerFields: fields), body)
     }
 
-    private func resolveURL<Value>(for request: Request<Value>) throws -> URL {
+    /// The request head: method, target and `fields`.
+    private func makeHead<Value>(for request: Request<Value>, headerFields fields: HTTPFields) throws -> HTTPRequest {
         guard !request.path.utf8.contains(UInt8(ascii: "?")) else {
             // URLComponents would escape it into the path; queries go in `query`.
             throw HTTPClientError.invalidRequest(
                 reason: "The path \(request.path) contains '?': pass query items in `query`"
             )
         }
-        // One URLComponents pass for path and query: building URLs is a
-        // visible share of a small request's cost.
-        var components: URLComponents
-        if !request.path.hasPrefix("/"), let absolute = URL(string: request.path),
-            absolute.scheme != nil, absolute.host != nil
+        if !request.path.hasPrefix("/"), let absolute = URL(string: request.path), absolute.scheme != nil,
+            absolute.host != nil
         {
-            guard !request.query.isEmpty else { return absolute }
-            guard let parsed = URLComponents(url: absolute, resolvingAgainstBaseURL: false) else {
+            guard !request.query.isEmpty else {
+                return HTTPRequest(method: request.method, url: absolute, headerFields: fields)
+            }
+            guard var components = URLComponents(url: absolute, resolvingAgainstBaseURL: false) else {
                 throw HTTPClientError.invalidRequest(reason: "The URL \(request.path) is not valid")
             }
-            components = parsed
-        } else {
-            // Append rather than resolve (RFC 3986 would drop the last segment
-            // of a base URL such as `https://host/api`).
-            guard let base else {
-                throw HTTPClientError.invalidRequest(reason: "The base URL \(configuration.baseURL) is not valid")
+            components.queryItems = (components.queryItems ?? []) + request.query
+            guard let url = components.url else {
+                throw HTTPClientError.invalidRequest(
+                    reason: "The URL \(request.path) and query do not form a valid URL"
+                )
             }
-            components = base.components
-            let path = request.path.hasPrefix("/") || request.path.isEmpty ? request.path : "/" + request.path
-            components.path = base.path + path
+            return HTTPRequest(method: request.method, url: url, headerFields: fields)
         }
+        // Append rather than resolve (RFC 3986 would drop the last segment
+        // of a base URL such as `https://host/api`).
+        guard let base else {
+            throw HTTPClientError.invalidRequest(reason: "The base URL \(configuration.baseURL) is not valid")
+        }
+        // One URLComponents pass escapes path and query; the head is made
+        // from its parts and the base's scheme and authority, with no `URL`
+        // to build and take apart again (a visible share of a small
+        // request's allocations).
+        var components = base.components
+        let path = request.path.hasPrefix("/") || request.path.isEmpty ? request.path : "/" + request.path
+        components.path = base.path + path
         if !request.query.isEmpty {
             components.queryItems = (components.queryItems ?? []) + request.query
         }
-        guard let url = components.url else {
-            throw HTTPClientError.invalidRequest(reason: "The path \(request.path) and query do not form a valid URL")
+        var target = components.percentEncodedPath
+        if target.isEmpty { target = "/" }
+        if let query = components.percentEncodedQuery {
+            target += "?" + query
         }
-        return url
+        return HTTPRequest(
+            method: request.method,
+            scheme: base.scheme,
+            authority: base.authority,
+            path: target,
+            headerFields: fields
+        )
     }
 }

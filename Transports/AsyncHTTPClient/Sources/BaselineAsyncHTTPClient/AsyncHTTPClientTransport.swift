@@ -101,9 +101,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw HTTPClientError.invalidRequest(reason: "\(request.method) \(request.path ?? "") has no absolute URL")
         }
         // The URL's text straight from the request's parts: no `URL` to parse
-        // and print again, as AsyncHTTPClient parses the string itself.
-        var outgoing = HTTPClientRequest(url: scheme + "://" + authority + path)
+        // and print again, as AsyncHTTPClient parses the string itself. One
+        // buffer, sized up front (each `+` would make a string of its own).
+        var url = String()
+        url.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
+        url += scheme
+        url += "://"
+        url += authority
+        url += path
+        var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        outgoing.headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
@@ -118,6 +126,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
 
         var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
         for header in response.headers {
             guard let name = HTTPField.Name(header.name) else { continue }
             fields.append(HTTPField(name: name, value: header.value))
