@@ -67,6 +67,10 @@ where Base.Element == Data {
         /// The latest valid `retry:` of the stream, whether or not an event
         /// carrying it has been dispatched: what a reconnection waits.
         var reconnectionTime: Duration?
+        /// The last event ID as of the last blank line: what a reconnection
+        /// sends. An `id:` of an event the connection cut off before its
+        /// blank line does not count (WHATWG HTML, "dispatch the event").
+        var dispatchedID: String?
 
         /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> ServerSentEvent? {
@@ -80,6 +84,7 @@ where Base.Element == Data {
                     if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
                 }
                 if line.isEmpty {
+                    dispatchedID = lastID
                     if data.isEmpty {
                         event = "message"
                         continue

@@ -26,8 +26,9 @@ extension HTTPClient {
     /// validator is kept; without one a failed download leaves nothing
     /// behind. Run one download at a time per destination.
     ///
-    /// Downloads ask for the bytes as stored (`Accept-Encoding: identity`,
-    /// unless the request sets the field), since ranges count them.
+    /// Downloads ask for the bytes as stored (`Accept-Encoding: identity`),
+    /// since ranges count them; a request that sets another coding is not
+    /// resumed.
     ///
     /// - Parameters:
     ///   - request: The request; its ``Request/maximumResponseSize``, if set,
@@ -78,8 +79,12 @@ extension HTTPClient {
         var attempt = request
         // Ranges count the bytes as stored: no compression on the fly.
         if attempt.headerFields[.acceptEncoding] == nil { attempt.headerFields[.acceptEncoding] = "identity" }
-        // A request that names its own range is sent as it is, and not resumed.
-        let resumable = request.headerFields[.range] == nil
+        // A request that names its own range is sent as it is, and not
+        // resumed; nor is one that asks for a coding (its file holds the
+        // decoded bytes, which ranges do not count).
+        let resumable =
+            request.headerFields[.range] == nil
+            && (attempt.headerFields[.acceptEncoding]?.trimmingCharacters(in: .whitespaces).lowercased() == "identity")
         let point = resumable && resuming ? url.flatMap(partial.resumePoint(for:)) : nil
         if let point {
             attempt.headerFields[.range] = "bytes=\(point.offset)-"
@@ -96,7 +101,12 @@ extension HTTPClient {
         var offset: Int64 = 0
         var total = response.body.knownLength.map(Int64.init)
         if let point, response.status == .partialContent {
-            guard let range = ContentRange(response.head.headerFields[.contentRange]), range.first == point.offset
+            // The rest of the same file: from the byte kept, to the end, and
+            // (if the answer names one) under the validator kept.
+            let validator = Self.validator(of: response.head)
+            guard let range = ContentRange(response.head.headerFields[.contentRange]), range.first == point.offset,
+                range.total.map({ range.last + 1 == $0 }) ?? true,
+                validator == nil || validator == point.validator
             else {
                 // Not the range asked for: start over rather than splice.
                 response.body.discard()
@@ -131,9 +141,24 @@ extension HTTPClient {
                     reporter.yield(TransferProgress(completedBytes: received, totalBytes: total))
                 }
             }
+            if let total, received != total {
+                // A body that ended early without the transport noticing.
+                throw HTTPClientError.transport(
+                    underlying: TransportFailure(
+                        .connectionLost,
+                        server: nil,
+                        underlying: URLError(.networkConnectionLost)
+                    )
+                )
+            }
             try partial.complete()
         } catch {
-            partial.suspend()
+            if case .responseTooLarge = error as? HTTPClientError {
+                // A resume could only fail the same way.
+                partial.discard()
+            } else {
+                partial.suspend()
+            }
             throw error
         }
         let metrics = RequestMetrics(
@@ -147,9 +172,10 @@ extension HTTPClient {
     }
 
     /// What a resume sends as `If-Range`: a strong `ETag`, else
-    /// `Last-Modified` (a weak tag may not be used there, RFC 9110 §13.1.5).
+    /// `Last-Modified` when there is no tag at all. A weak tag may not be
+    /// used there, nor a date when a tag exists (RFC 9110 §13.1.5).
     static func validator(of head: HTTPResponse) -> String? {
-        if let tag = head.headerFields[.eTag], tag.hasPrefix("\"") { return tag }
+        if let tag = head.headerFields[.eTag] { return tag.hasPrefix("\"") ? tag : nil }
         return head.headerFields[.lastModified]
     }
 

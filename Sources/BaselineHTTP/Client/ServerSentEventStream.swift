@@ -83,10 +83,12 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                     try Task.checkCancellation()
                     if events == nil { try await connect() }
                     guard var current = events else { continue }
-                    let event = try await current.next()
+                    let read = await Result { try await current.next() }
+                    // What the connection said before it ended or dropped
+                    // counts for the next one either way.
                     if let time = current.reconnectionTime { delay = time }
-                    lastEventID = current.lastID
-                    if let event {
+                    lastEventID = current.dispatchedID
+                    if let event = try read.get() {
                         events = current
                         return event
                     }
@@ -125,6 +127,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             var iterator = response.body.serverSentEvents(maximumLineLength: stream.maximumLineLength)
                 .makeAsyncIterator()
             iterator.lastID = lastEventID
+            iterator.dispatchedID = lastEventID
             events = iterator
         }
 

@@ -19,6 +19,9 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
     static let chunkSize = 64 * 1024
 
     private let coding: ContentCoding
+    /// The compressed body, kept to stop its transfer on `cancel()` even
+    /// before the first read (when `upstream` has nothing to drop yet).
+    private let body: HTTPBody
     private let upstream: SequenceReader<HTTPBody>
     private var inflater: Inflater?
     /// Compressed bytes received and not yet taken by zlib.
@@ -28,15 +31,19 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
     /// The current compressed stream ended; what follows is another gzip
     /// member or trailing bytes.
     private var streamEnded = false
+    /// The last inflate filled its output: zlib may hold more output
+    /// without needing another input byte.
+    private var outputPending = false
 
     init(_ body: HTTPBody, coding: ContentCoding) {
         self.coding = coding
+        self.body = body
         self.upstream = SequenceReader(body)
     }
 
     func next() async throws -> Data? {
         while true {
-            if !pending.isEmpty, let output = try inflatePending() {
+            if !pending.isEmpty || outputPending, let output = try inflatePending() {
                 return output
             }
             if upstreamEnded {
@@ -62,12 +69,13 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
 
     func cancel() {
         upstream.cancel()
+        body.discard()
     }
 
     /// Inflates what is pending: some output, or nil when zlib needs more
     /// input (or what is pending is dropped, after the stream's end).
     private func inflatePending() throws -> Data? {
-        while !pending.isEmpty {
+        while !pending.isEmpty || outputPending {
             if streamEnded {
                 // Only gzip may carry several members, each opening with its
                 // magic number; other trailing bytes are ignored, as browsers
@@ -93,6 +101,7 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
             }
             pending = step.consumed == pending.count ? Data() : pending.dropFirst(step.consumed)
             streamEnded = step.ended
+            outputPending = step.output.count == Self.chunkSize && !step.ended
             if !step.output.isEmpty { return step.output }
             if step.consumed == 0 && !step.ended { return nil }
         }

@@ -120,6 +120,25 @@ struct ServerSentEventStreamTests {
         #expect(lastEventIDs == [nil, "7", "8"])
     }
 
+    @Test func aDropKeepsTheRetryButNotTheIDOfAnEventItCutOff() async throws {
+        let (chunks, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+        feed.yield(Data("retry: 70\nid: 1\ndata: a\n\nid: 2\ndata: cut off".utf8))
+        feed.finish(throwing: URLError(.networkConnectionLost))
+        transport.on(
+            .get,
+            "/feed",
+            script: [.streaming(chunks, headerFields: [.contentType: "text/event-stream"]), .status(.noContent)]
+        )
+        let clock = WaitRecordingClock()
+        let events = try await collect(
+            client.serverSentEvents(Request<Void>.get("/feed"), reconnection: .init(clock: clock))
+        )
+        #expect(events.map(\.data) == ["a"])
+        // Event 2 never reached its blank line: the server must send it again.
+        #expect(lastEventIDs == [nil, "1"])
+        #expect(clock.waits == [.milliseconds(70)])
+    }
+
     @Test func anHTTPErrorEndsTheStream() async throws {
         transport.on(.get, "/feed", script: [Self.events("data: a\n\n"), .status(.serviceUnavailable)])
         var received: [String] = []

@@ -130,6 +130,23 @@ struct DecompressionTests {
         #expect(largest <= 64 * 1024)
     }
 
+    /// Output zlib still holds after taking the last input byte (a match
+    /// cut at the end of a full 64 KiB chunk) comes out before the body ends.
+    /// Zeros compress about 1000:1, so chunks of some 64 bytes each inflate
+    /// to about one full 64 KiB output: chunk ends and output ends fall
+    /// everywhere relative to each other. (zlib may then hold output after
+    /// taking its last input byte; the reader asks for it before waiting for
+    /// more input. This test did not catch the reader without that, though.)
+    @Test(arguments: Array(56...72))
+    func chunksThatEachFillAnOutputInflateWhole(chunkSize: Int) async throws {
+        let zeros = Data(count: 1_000_000)
+        for (coding, format) in [("deflate", Compressed.Format.raw), ("deflate", .zlib), ("gzip", .gzip)] {
+            respond(with: try Compressed.bytes(zeros, as: format), coding: coding, inChunksOf: chunkSize)
+            let body = try await client().send(Request<Data>.get("/text")).body
+            #expect(body == zeros, "\(format)")
+        }
+    }
+
     @Test func gzipMembersOneAfterAnotherMakeOneBody() async throws {
         let first = Data("first member, ".utf8)
         let second = Data("second member".utf8)
