@@ -16,7 +16,7 @@ final class WaitRecordingClock: Clock, Sendable {
     var minimumResolution: Duration { .zero }
     var waits: [Duration] { recorded.current }
 
-    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {  // sleep-ok: test clock
         recorded.withLock { $0.append(deadline - origin) }
         try Task.checkCancellation()
     }
@@ -39,7 +39,7 @@ final class EndlessWaitClock: Clock, Sendable {
     var now: ContinuousClock.Instant { ContinuousClock.now }
     var minimumResolution: Duration { .zero }
 
-    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {  // sleep-ok: test clock
         report.yield()
         // An AsyncStream's iteration ends when the iterating task is cancelled.
         for await _ in forever {}
