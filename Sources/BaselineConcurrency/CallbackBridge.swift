@@ -48,11 +48,10 @@ public func withCallback<Value: Sendable>(
     line: Int = #line,
     _ start: (CallbackCompletion<Value>) throws -> CallbackCancellation
 ) async throws -> Value {
-    let bridge = CallbackBridge<Value>(
-        logger: logger ?? Logger(label: "baseline.callback-bridge"),
-        fileID: fileID,
-        line: line
-    )
+    // The default logger is made only if there is misuse to report: a
+    // `Logger` costs three allocations, and this runs for every request of a
+    // URLSession transport.
+    let bridge = CallbackBridge<Value>(logger: logger, fileID: fileID, line: line)
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
             guard bridge.install(continuation) else { return }
@@ -143,7 +142,11 @@ public enum CallbackBridgeError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Shared state of one bridged call: who finished it, and how to cancel it.
-final class CallbackBridge<Value: Sendable>: Sendable {
+///
+/// A struct around one lock-and-state allocation, shared by the call, its
+/// cancellation handler and its ``CallbackCompletion``.
+// The state, logger and call site included, is touched only under the lock.
+struct CallbackBridge<Value: Sendable>: @unchecked Sendable {  // safety: see above
     enum Reason { case completed, cancelled, dropped }
 
     private struct State {
@@ -151,17 +154,15 @@ final class CallbackBridge<Value: Sendable>: Sendable {
         var finishedBy: Reason?
         var cancellation: CallbackCancellation?
         var isCancelled = false
+        let logger: Logger?
+        let fileID: String
+        let line: Int
     }
 
-    private let state = LockedValue(State())
-    private let logger: Logger
-    private let fileID: String
-    private let line: Int
+    private let state: LockStorage<State>
 
-    fileprivate init(logger: Logger, fileID: String, line: Int) {
-        self.logger = logger
-        self.fileID = fileID
-        self.line = line
+    fileprivate init(logger: Logger?, fileID: String, line: Int) {
+        state = LockStorage.make(holding: State(logger: logger, fileID: fileID, line: line))
     }
 
     /// Stores the continuation; `false` (after resuming it) when the task was
@@ -222,22 +223,28 @@ final class CallbackBridge<Value: Sendable>: Sendable {
         case let (continuation?, _):
             continuation.resume(with: result)
         case (nil, .cancelled?) where reason == .completed:
-            logger.debug("Callback arrived after its task was cancelled; ignored", metadata: callSite)
+            log(.debug, "Callback arrived after its task was cancelled; ignored")
         case (nil, .completed?) where reason == .completed:
-            logger.warning("Completion called more than once; the extra call was ignored", metadata: callSite)
+            log(.warning, "Completion called more than once; the extra call was ignored")
         default:
             break
         }
     }
 
     fileprivate func completionWasDropped() {
-        let wasPending = state.withLock { $0.finishedBy == nil }
+        let (wasPending, fileID, line) = state.withLock { ($0.finishedBy == nil, $0.fileID, $0.line) }
         guard wasPending else { return }
-        logger.error("Completion released without being called; the awaiting task fails", metadata: callSite)
+        log(.error, "Completion released without being called; the awaiting task fails")
         finish(.failure(CallbackBridgeError.completionDropped(fileID: fileID, line: line)), reason: .dropped)
     }
 
-    private var callSite: Logger.Metadata {
-        ["callsite": "\(fileID):\(line)"]
+    /// Reports misuse, with the call site, to the caller's logger or the default one.
+    private func log(_ level: Logger.Level, _ message: Logger.Message) {
+        let (logger, fileID, line) = state.withLock { ($0.logger, $0.fileID, $0.line) }
+        (logger ?? Logger(label: "baseline.callback-bridge")).log(
+            level: level,
+            message,
+            metadata: ["callsite": "\(fileID):\(line)"]
+        )
     }
 }

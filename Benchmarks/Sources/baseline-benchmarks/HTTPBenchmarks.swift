@@ -36,16 +36,17 @@ enum HTTPBenchmarks {
     static func run(arguments: Set<String>) async throws {
         // BASELINE_SERVER_URL: a `spacephotos serve` in another process, so
         // the process's CPU and memory figures are the clients' alone.
-        let external = ProcessInfo.processInfo.environment["BASELINE_SERVER_URL"].flatMap(URL.init(string:))
-        if arguments.contains("http-stream"), let external {
-            try await streamingDownload(baseURL: external)
-            return
-        }
-        let server = external == nil ? try await ExampleServer().start() : nil
+        // Otherwise the server runs in a child process (HTTP_SERVER_IN_PROCESS=1: in this one).
+        let environment = ProcessInfo.processInfo.environment
+        let external = environment["BASELINE_SERVER_URL"].flatMap(URL.init(string:))
+        let inProcess = external == nil && environment["HTTP_SERVER_IN_PROCESS"] != nil
+        let child = external == nil && !inProcess ? try BenchmarkServerProcess() : nil
+        defer { child?.stop() }
+        let server = inProcess ? try await ExampleServer().start() : nil
         defer { if let server { Task { await server.stop() } } }
-        guard let baseURL = external ?? server?.baseURL, let port = baseURL.port ?? server?.port else { return }
+        guard let baseURL = external ?? child?.baseURL ?? server?.baseURL, let port = baseURL.port else { return }
         print(
-            "HTTP (GET /json/items?count=20 + JSON decode, server on loopback \(external == nil ? "in this process" : "in another process"))"
+            "HTTP (GET /json/items?count=20 + JSON decode, server on loopback \(inProcess ? "in this process" : "in another process"))"
         )
         let url = baseURL.appendingPathComponent("json/items")
         let query = URLQueryItem(name: "count", value: "20")
@@ -62,7 +63,6 @@ enum HTTPBenchmarks {
             return
         }
         // Narrowing, for profiling one variant: HTTP_VARIANTS="Baseline/Async,pool 64" HTTP_CONCURRENCY=1 HTTP_REQUESTS=30000
-        let environment = ProcessInfo.processInfo.environment
         let requestsPerRun =
             environment["HTTP_REQUESTS"].flatMap(Int.init) ?? (arguments.contains("http-quick") ? 2_000 : 10_000)
         let variantFilter = environment["HTTP_VARIANTS"].map { $0.split(separator: ",").map(String.init) }
@@ -76,11 +76,14 @@ enum HTTPBenchmarks {
             ("Baseline/AsyncHTTPClientTransport", "AsyncHTTPClient (raw, pool 64)", true),
             ("Baseline/AsyncHTTPClientTransport", "URLSession (raw)", false),
             ("AsyncHTTPClient (raw, pool 64)", "URLSession (raw, shared)", false),
+            ("gzip: Baseline/AsyncHTTPClientTransport", "gzip: AsyncHTTPClient (raw, pool 64)", true),
+            ("gzip: Baseline/URLSessionTransport", "gzip: URLSession (raw, data delegate)", true),
         ]
         for concurrency in levels {
             let variants = try makeVariants(baseURL: baseURL, itemsURL: itemsURL, concurrency: concurrency).filter {
                 variant in
-                variantFilter.map { filters in filters.contains { variant.name.contains($0) } } ?? true
+                variantFilter.map { filters in filters.contains { variant.name.contains($0) } }
+                    ?? !variant.name.hasSuffix("same headers)")
             }
             // Warm-up: connections, caches.
             for variant in variants {
@@ -237,7 +240,79 @@ enum HTTPBenchmarks {
             shutdown: { try await ahcTransport.shutdown() }
         )
 
+        // gzip: 16 KiB of text served compressed (about 10:1), inflated by
+        // each client: AsyncHTTPClient's own decompression, URLSession's
+        // (libcurl's zlib on Linux), and Baseline's over each transport.
+        let gzipBytes = 16_384
+        let gzipQuery = [URLQueryItem(name: "bytes", value: String(gzipBytes))]
+        var gzipComponents = URLComponents(
+            url: baseURL.appendingPathComponent("compressible/text"),
+            resolvingAgainstBaseURL: false
+        )
+        gzipComponents?.queryItems = gzipQuery
+        guard let gzipURL = gzipComponents?.url else { throw BenchmarkError.setup("no gzip URL") }
+        let gzipRequest = Request<Data>.get("/compressible/text", query: gzipQuery)
+        let ahcGzip = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
+            configuration: {
+                var configuration = AsyncHTTPClientTransport.configuration(maximumConnectionsPerHost: 64)
+                configuration.decompression = .enabled(limit: .none)
+                return configuration
+            }()
+        )
+        let gzipVariants = [
+            Variant(
+                name: "gzip: AsyncHTTPClient (raw, pool 64)",
+                fetch: {
+                    var request = HTTPClientRequest(url: gzipURL.absoluteString)
+                    request.headers.add(name: "Accept-Encoding", value: "gzip")
+                    let response = try await ahcGzip.execute(request, timeout: .seconds(30))
+                    return payload(try await response.body.collect(upTo: 16 * 1024 * 1024).readableBytes, gzipBytes)
+                },
+                shutdown: { try await ahcGzip.shutdown() }
+            ),
+            Variant(
+                name: "gzip: Baseline/AsyncHTTPClientTransport",
+                fetch: { payload(try await overAHC.send(gzipRequest).value.count, gzipBytes) }
+            ),
+            Variant(
+                name: "gzip: URLSession (raw, data delegate)",
+                fetch: { payload(try await delegateCollector.fetch(gzipURL, on: delegateSession).count, gzipBytes) }
+            ),
+            Variant(
+                name: "gzip: Baseline/URLSessionTransport",
+                fetch: { payload(try await overSession.send(gzipRequest).value.count, gzipBytes) }
+            ),
+        ]
+
+        // The raw clients sending the header fields Baseline sends by default,
+        // so that both put the same request on the wire (allocation rows only:
+        // libcurl copies each field, and AsyncHTTPClient copies a non-empty list).
+        let sameHeaders = [("Accept", "application/json"), ("Accept-Encoding", "gzip, deflate")]
+        let sameHeaderVariants = [
+            Variant(
+                name: "URLSession (raw, data delegate, same headers)",
+                fetch: {
+                    var request = URLRequest(url: itemsURL)
+                    for (name, value) in sameHeaders { request.setValue(value, forHTTPHeaderField: name) }
+                    let data = try await delegateCollector.fetch(request, on: delegateSession)
+                    return try decoder.decode([Item].self, from: data).count
+                }
+            ),
+            Variant(
+                name: "AsyncHTTPClient (raw, pool 64, same headers)",
+                fetch: {
+                    var request = HTTPClientRequest(url: itemsURL.absoluteString)
+                    for (name, value) in sameHeaders { request.headers.add(name: name, value: value) }
+                    let response = try await ahc64.execute(request, timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
+                    return try decoder.decode([Item].self, from: Data(body.readableBytesView)).count
+                }
+            ),
+        ]
+
         var variants = [raw, shared, rawDelegate, baselineSession, ahcDefaultVariant, ahc64Variant, baselineAHC]
+        variants += gzipVariants + sameHeaderVariants
         if ProcessInfo.processInfo.environment["HTTP_DIAGNOSTICS"] != nil {
             // Halfway points between raw AsyncHTTPClient and Baseline on it,
             // to tell which layer a difference comes from.
@@ -268,6 +343,12 @@ enum HTTPBenchmarks {
             )
         }
         return variants
+    }
+
+    /// What `measure` expects from a fetch (its 20 items) when `count` is
+    /// the `expected` number of bytes; otherwise a count it refuses.
+    static func payload(_ count: Int, _ expected: Int) -> Int {
+        count == expected ? 20 : -count
     }
 
     static func fetchRaw(_ client: AsyncHTTPClient.HTTPClient, _ url: URL, _ decoder: JSONDecoder) async throws -> Int {
@@ -340,40 +421,70 @@ enum HTTPBenchmarks {
     }
 
     /// Streams 1 GiB through Baseline on each transport, reading it chunk by
-    /// chunk, and reports the process's peak resident memory around it.
+    /// chunk, each in a process of its own (`http-stream-probe`), whose peak
+    /// resident memory is then the whole client process's.
     static func streamingDownload(baseURL: URL) async throws {
-        let transports: [(String, any HTTPTransport, () async throws -> Void)] = {
-            let ahc = AsyncHTTPClientTransport()
-            return [
-                ("URLSessionTransport", URLSessionTransport(), {}),
-                ("AsyncHTTPClientTransport", ahc, { try await ahc.shutdown() }),
-            ]
-        }()
-        for (name, transport, shutdown) in transports {
-            let client = HTTPClient(baseURL: baseURL, transport: transport)
-            let before = Memory.residentBytes()
-            Memory.resetPeak()
-            let clock = ContinuousClock()
-            let start = clock.now
-            let response = try await client.stream(.get("/downloads/1GiB.bin") as Request<Void>)
-            var received = 0
-            for try await chunk in response.body { received += chunk.count }
-            let elapsed = clock.now - start
-            let peak = Memory.peakResidentBytes()
+        let limit = 64.0
+        for name in ["URLSessionTransport", "AsyncHTTPClientTransport"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = ["http-stream-probe"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["BASELINE_SERVER_URL"] = baseURL.absoluteString
+            environment["HTTP_STREAM_TRANSPORT"] = name
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0,
+                let line = text.split(separator: "\n").last(where: { $0.hasPrefix("STREAM ") })
+            else {
+                throw BenchmarkError.setup("the streaming probe over \(name) failed: \(text.suffix(500))")
+            }
+            let values = line.dropFirst("STREAM ".count).split(separator: " ").compactMap { Double($0) }
+            guard values.count == 4 else { throw BenchmarkError.setup("the streaming probe said \(line)") }
+            let (rate, bytes, before, peak) = (values[0], values[1], values[2], values[3])
             print(
                 String(
                     format:
-                        "  stream 1 GiB over %@: %.0f MiB/s, %d bytes, resident before %.1f MiB, peak %.1f MiB (growth %.1f MiB)",
+                        "  stream 1 GiB over %@: %.0f MiB/s, %.0f bytes, resident at start %.1f MiB, peak %.1f MiB (target < %.0f MiB: %@)",
                     name,
-                    Double(received) / 1_048_576 / seconds(elapsed),
-                    received,
-                    Double(before) / 1_048_576,
-                    Double(peak) / 1_048_576,
-                    Double(max(0, peak - before)) / 1_048_576
+                    rate,
+                    bytes,
+                    before,
+                    peak,
+                    limit,
+                    peak < limit ? "met" : "missed"
                 )
             )
-            try await shutdown()
         }
+    }
+
+    /// Runs in the child: one 1 GiB download over `HTTP_STREAM_TRANSPORT`,
+    /// then `STREAM <MiB/s> <bytes> <resident at start, MiB> <peak resident, MiB>`.
+    static func streamProbe() async throws -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        guard let baseURL = environment["BASELINE_SERVER_URL"].flatMap(URL.init(string:)),
+            let name = environment["HTTP_STREAM_TRANSPORT"]
+        else { throw BenchmarkError.setup("http-stream-probe needs BASELINE_SERVER_URL and HTTP_STREAM_TRANSPORT") }
+        let ahc = name == "AsyncHTTPClientTransport" ? AsyncHTTPClientTransport() : nil
+        let transport: any HTTPTransport = ahc ?? URLSessionTransport()
+        let client = HTTPClient(baseURL: baseURL, transport: transport)
+        let before = Memory.residentBytes()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await client.stream(.get("/downloads/1GiB.bin") as Request<Void>)
+        var received = 0
+        for try await chunk in response.body { received += chunk.count }
+        let elapsed = clock.now - start
+        let peak = Memory.peakResidentBytes()
+        try await ahc?.shutdown()
+        let line =
+            "STREAM \(Double(received) / 1_048_576 / seconds(elapsed)) \(received) \(Double(before) / 1_048_576) \(Double(peak) / 1_048_576)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+        exit(0)
     }
 }
 
@@ -450,6 +561,14 @@ final class DelegateCollector: NSObject, URLSessionDataDelegate, Sendable {
     func fetch(_ url: URL, on session: URLSession) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: url)
+            pending.withLock { $0[task.taskIdentifier] = (Data(), continuation) }
+            task.resume()
+        }
+    }
+
+    func fetch(_ request: URLRequest, on session: URLSession) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request)
             pending.withLock { $0[task.taskIdentifier] = (Data(), continuation) }
             task.resume()
         }

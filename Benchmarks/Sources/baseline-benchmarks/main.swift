@@ -29,6 +29,16 @@ if wants("store") {
     try await StoreBenchmarks.run()
 }
 
+if selected.contains("http-serve") {
+    // The example server as a child of the HTTP benchmarks (BenchmarkServerProcess).
+    try await BenchmarkServerProcess.serve()
+}
+
+if selected.contains("http-stream-probe") {
+    // A child of the streaming rows: one 1 GiB download, then exit.
+    try await HTTPBenchmarks.streamProbe()
+}
+
 if selected.contains("http-alloc-probe") {
     // A child of the allocation table (HTTPAllocationBenchmarks): one row, then exit.
     try await HTTPAllocationBenchmarks.probe()

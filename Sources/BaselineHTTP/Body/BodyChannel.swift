@@ -6,9 +6,15 @@ import Foundation
 ///
 /// Flow control: when more than `highWater` bytes wait unread, the channel
 /// asks the producer to pause, and to resume once the reader has brought it
-/// under `lowWater`. A producer that cannot pause passes no `flowControl`;
-/// the queue is then bounded only by how fast the reader keeps up.
-final class BodyChannel: ChunkReader {
+/// under `lowWater`. A producer that cannot pause passes no `flowControl`
+/// but an `unreadLimit`: when more bytes than that wait unread, the transfer
+/// is stopped (`onCancel`) and the reader, after the bytes queued, gets
+/// ``ReaderFellBehind``, rather than the queue growing without bound.
+///
+/// A struct around one lock that holds everything (queue and settings): a
+/// response costs one allocation here, and copies share the queue.
+// Everything is read and written under the lock; the closures run outside it.
+struct BodyChannel: ChunkReader, @unchecked Sendable {  // safety: see above
     private struct State {
         var chunks: [Data] = []
         var head = 0
@@ -18,24 +24,31 @@ final class BodyChannel: ChunkReader {
         var paused = false
         var cancelled = false
         var claimed = false
+        let highWater: Int
+        let lowWater: Int
+        let unreadLimit: Int?
+        let flowControl: (@Sendable (_ pause: Bool) -> Void)?
+        let onCancel: @Sendable () -> Void
     }
 
-    private let state = LockedValue(State())
-    private let highWater: Int
-    private let lowWater: Int
-    private let flowControl: (@Sendable (_ pause: Bool) -> Void)?
-    private let onCancel: @Sendable () -> Void
+    private let state: LockStorage<State>
 
     init(
         highWater: Int = 4 * 1024 * 1024,
         lowWater: Int = 1024 * 1024,
+        unreadLimit: Int? = nil,
         flowControl: (@Sendable (_ pause: Bool) -> Void)? = nil,
         onCancel: @escaping @Sendable () -> Void
     ) {
-        self.highWater = highWater
-        self.lowWater = lowWater
-        self.flowControl = flowControl
-        self.onCancel = onCancel
+        state = LockStorage.make(
+            holding: State(
+                highWater: highWater,
+                lowWater: lowWater,
+                unreadLimit: unreadLimit,
+                flowControl: flowControl,
+                onCancel: onCancel
+            )
+        )
     }
 
     // MARK: Reader
@@ -52,22 +65,29 @@ final class BodyChannel: ChunkReader {
     /// Hands a chunk to the reader, or queues it.
     func yield(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
-        let (waiter, pause) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
-            guard state.end == nil, !state.cancelled else { return (nil, false) }
+        let (waiter, pause, stop) = state.withLock {
+            state -> (CheckedContinuation<Data?, any Error>?, (@Sendable (Bool) -> Void)?, (@Sendable () -> Void)?) in
+            guard state.end == nil, !state.cancelled else { return (nil, nil, nil) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter, false)
+                return (waiter, nil, nil)
             }
             state.chunks.append(chunk)
             state.bufferedBytes += chunk.count
-            if state.bufferedBytes > highWater, !state.paused, flowControl != nil {
+            if state.bufferedBytes > state.highWater, !state.paused, let flowControl = state.flowControl {
                 state.paused = true
-                return (nil, true)
+                return (nil, flowControl, nil)
             }
-            return (nil, false)
+            if state.flowControl == nil, let limit = state.unreadLimit, state.bufferedBytes > limit {
+                // Nothing can pause the producer: stop it, and tell the reader why after what it has.
+                state.end = .failure(HTTPClientError.transport(underlying: ReaderFellBehind(limit: limit)))
+                return (nil, nil, state.onCancel)
+            }
+            return (nil, nil, nil)
         }
         waiter?.resume(returning: chunk)
-        if pause { flowControl?(true) }
+        pause?(true)
+        stop?()
     }
 
     /// Ends the body, with an error when the transfer failed.
@@ -109,8 +129,9 @@ final class BodyChannel: ChunkReader {
     /// given) is parked for the producer to resume.
     private func takeReady(orWaitWith waiter: CheckedContinuation<Data?, any Error>? = nil) -> Result<Data?, any Error>?
     {
-        let (result, resumeProducer) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
-            if state.cancelled { return (.failure(CancellationError()), false) }
+        let (result, resumeProducer) = state.withLock {
+            state -> (Result<Data?, any Error>?, (@Sendable (Bool) -> Void)?) in
+            if state.cancelled { return (.failure(CancellationError()), nil) }
             if state.head < state.chunks.count {
                 let chunk = state.chunks[state.head]
                 state.head += 1
@@ -119,34 +140,35 @@ final class BodyChannel: ChunkReader {
                     state.chunks.removeFirst(state.head)
                     state.head = 0
                 }
-                let resume = state.paused && state.bufferedBytes < lowWater
-                if resume { state.paused = false }
-                return (.success(chunk), resume)
+                guard state.paused, state.bufferedBytes < state.lowWater else { return (.success(chunk), nil) }
+                state.paused = false
+                return (.success(chunk), state.flowControl)
             }
             switch state.end {
-            case .success: return (.success(nil), false)
-            case let .failure(error): return (.failure(error), false)
+            case .success: return (.success(nil), nil)
+            case let .failure(error): return (.failure(error), nil)
             case nil:
                 if let waiter { state.waiter = waiter }
-                return (nil, false)
+                return (nil, nil)
             }
         }
-        if resumeProducer { flowControl?(false) }
+        resumeProducer?(false)
         return result
     }
 
     /// The reader stopped: drop what is queued and stop the producer.
     func cancel() {
-        let (waiter, wasCancelled) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+        let (waiter, onCancel) = state.withLock {
+            state -> (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?) in
             let wasCancelled = state.cancelled || state.end != nil && state.head >= state.chunks.count
             state.cancelled = true
             state.chunks = []
             state.head = 0
             state.bufferedBytes = 0
             defer { state.waiter = nil }
-            return (state.waiter, wasCancelled)
+            return (state.waiter, wasCancelled ? nil : state.onCancel)
         }
         waiter?.resume(throwing: CancellationError())
-        if !wasCancelled { onCancel() }
+        onCancel?()
     }
 }

@@ -140,27 +140,67 @@ public struct HTTPBody: Sendable, AsyncSequence {
             return data
         }
         if let length = knownLength, length > limit { throw HTTPClientError.responseTooLarge(limit: limit) }
-        // A small response usually arrives as one chunk: it is returned as it
-        // came, and a buffer is made only when a second chunk follows.
+        if case let .stream(reader, length) = storage {
+            // The reader directly, without the iterator's `StreamIteration`
+            // (an allocation per response): this loop is the only reader, and
+            // it cancels the producer itself when it stops early.
+            guard reader.claim() else { throw HTTPBodyError.alreadyConsumed }
+            var gathered = Gathered(expectedLength: length, limit: limit)
+            do {
+                while let chunk = try await reader.next() {
+                    try gathered.append(chunk)
+                }
+                // A stream ended by cancelling the reading task is a cancellation, not an end.
+                try Task.checkCancellation()
+            } catch {
+                reader.cancel()
+                throw Task.isCancelled ? CancellationError() : error
+            }
+            return gathered.data
+        }
+        var gathered = Gathered(expectedLength: knownLength, limit: limit)
+        for try await chunk in self {
+            try gathered.append(chunk)
+        }
+        return gathered.data
+    }
+
+    /// A body's chunks gathered into one `Data`, up to a limit.
+    ///
+    /// A small response usually arrives as one chunk: it is returned as it
+    /// came, and a buffer is made only when a second chunk follows.
+    private struct Gathered {
+        let expectedLength: Int?
+        let limit: Int
         var first: Data?
         var whole = Data()
         var received = 0
-        for try await chunk in self where !chunk.isEmpty {
+
+        init(expectedLength: Int?, limit: Int) {
+            self.expectedLength = expectedLength
+            self.limit = limit
+        }
+
+        mutating func append(_ chunk: Data) throws {
+            guard !chunk.isEmpty else { return }
             received += chunk.count
             guard received <= limit else { throw HTTPClientError.responseTooLarge(limit: limit) }
             if first == nil, whole.isEmpty {
                 first = chunk
-                continue
+                return
             }
             if let head = first {
-                whole.reserveCapacity(Swift.max(knownLength ?? 0, received))
+                whole.reserveCapacity(Swift.max(expectedLength ?? 0, received))
                 whole.append(head)
                 first = nil
             }
             whole.append(chunk)
         }
-        if let first { return first.startIndex == 0 ? first : Data(first) }
-        return whole
+
+        var data: Data {
+            if let first { return first.startIndex == 0 ? first : Data(first) }
+            return whole
+        }
     }
 
     /// Stops a streamed body that will not be read (a response that is about
@@ -312,25 +352,27 @@ final class SegmentReader: Sendable {
 /// then marks the reader cancelled, and the read drops the iterator when it
 /// returns (for a generic sequence, dropping the iterator is the only way to
 /// say "stop").
+///
+/// A struct around one lock that holds everything, sequence included, so a
+/// streamed body costs one allocation here, and the reader fits in an
+/// existential's inline buffer without a box of its own.
 // The state is read and written only under its lock; an iterator taken out
 // by `next()` belongs to that call alone until it is put back under the
-// lock, and the body's single reader (`StreamIteration`) makes one call at a
-// time.
-final class SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable  // safety: see above
+// lock, and the body's single reader makes one call at a time.
+struct SequenceReader<Chunks: AsyncSequence & Sendable>: ChunkReader, @unchecked Sendable  // safety: see above
 where Chunks.Element == Data {
     private struct State {
+        let chunks: Chunks
         var iterator: Chunks.AsyncIterator?
         var claimed = false
         var started = false
         var cancelled = false
     }
 
-    private let chunks: Chunks
-    /// One allocation for the lock and the state (an `NSLock` costs two more).
-    private let state = LockStorage<State>.make(holding: State())
+    private let state: LockStorage<State>
 
     init(_ chunks: Chunks) {
-        self.chunks = chunks
+        state = LockStorage.make(holding: State(chunks: chunks))
     }
 
     func claim() -> Bool {
@@ -341,12 +383,11 @@ where Chunks.Element == Data {
     }
 
     func next() async throws -> Data? {
-        let chunks = self.chunks
         let taken: Chunks.AsyncIterator? = state.withLock { state in
             guard !state.cancelled else { return nil }
             if !state.started {
                 state.started = true
-                return chunks.makeAsyncIterator()
+                return state.chunks.makeAsyncIterator()
             }
             return state.iterator.take()
         }

@@ -87,10 +87,9 @@ public struct HTTPClient: Sendable {
     /// (``Configuration/decompressesResponses``) next to the transport.
     public let middleware: [any HTTPMiddleware]
     let chain: HTTPMiddleware.Next
-    /// The base URL, parsed once (every request starts from it): its
-    /// components, its path without a trailing slash, and the scheme and
-    /// authority of the requests made from it; `nil` when it does not parse.
-    private let base: (components: URLComponents, path: String, scheme: String, authority: String?)?
+    /// The base URL, taken apart once (every request starts from it); `nil`
+    /// when it is not an absolute URL.
+    private let base: RequestTarget?
     /// The configuration's header fields and, when the client inflates
     /// responses, `Accept-Encoding`: made once, so that a request that adds
     /// no field of its own shares them instead of copying.
@@ -118,12 +117,7 @@ public struct HTTPClient: Sendable {
             defaultHeaderFields[.acceptEncoding] = ContentCoding.acceptedByDefault
         }
         self.defaultHeaderFields = defaultHeaderFields
-        let origin = HTTPRequest(method: .get, url: configuration.baseURL)
-        self.base = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false).flatMap { components in
-            guard let scheme = origin.scheme else { return nil }
-            let path = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-            return (components, path, scheme, origin.authority)
-        }
+        self.base = RequestTarget(baseURL: configuration.baseURL)
     }
 
     /// Creates a client with the default configuration for `baseURL`.
@@ -342,7 +336,7 @@ public struct HTTPClient: Sendable {
     /// The request head: method, target and `fields`.
     private func makeHead<Value>(for request: Request<Value>, headerFields fields: HTTPFields) throws -> HTTPRequest {
         guard !request.path.utf8.contains(UInt8(ascii: "?")) else {
-            // URLComponents would escape it into the path; queries go in `query`.
+            // It would be escaped into the path; queries go in `query`.
             throw HTTPClientError.invalidRequest(
                 reason: "The path \(request.path) contains '?': pass query items in `query`"
             )
@@ -369,26 +363,11 @@ public struct HTTPClient: Sendable {
         guard let base else {
             throw HTTPClientError.invalidRequest(reason: "The base URL \(configuration.baseURL) is not valid")
         }
-        // One URLComponents pass escapes path and query; the head is made
-        // from its parts and the base's scheme and authority, with no `URL`
-        // to build and take apart again (a visible share of a small
-        // request's allocations).
-        var components = base.components
-        let path = request.path.hasPrefix("/") || request.path.isEmpty ? request.path : "/" + request.path
-        components.path = base.path + path
-        if !request.query.isEmpty {
-            components.queryItems = (components.queryItems ?? []) + request.query
-        }
-        var target = components.percentEncodedPath
-        if target.isEmpty { target = "/" }
-        if let query = components.percentEncodedQuery {
-            target += "?" + query
-        }
         return HTTPRequest(
             method: request.method,
             scheme: base.scheme,
             authority: base.authority,
-            path: target,
+            path: base.target(path: request.path, query: request.query),
             headerFields: fields
         )
     }

@@ -13,7 +13,9 @@ import FoundationNetworking
 /// On a session it creates, the transport is the session's delegate: it
 /// returns as soon as the response head arrives, and hands the body over as
 /// it is received (``HTTPBody/init(_:length:)``), so the client's size
-/// limit stops an oversized transfer instead of buffering it. (Linux's
+/// limit stops an oversized transfer instead of buffering it. (A small body,
+/// at most 64 KiB by its `Content-Length`, whose first bytes are all of it
+/// comes with its head.) (Linux's
 /// FoundationNetworking has no `bytes(for:)`; the data delegate is what both
 /// platforms share.) On a session passed in, whose delegate is the caller's,
 /// each response is received whole.
@@ -78,7 +80,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends `request` through URLSession and returns at the response head,
     /// with the body arriving as it is received (see the type's overview).
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-        guard let urlRequest = URLRequest(httpRequest: request) else {
+        guard let urlRequest = Self.urlRequest(for: request) else {
             throw HTTPClientError.invalidRequest(reason: "\(request.method) \(request.path ?? "") has no absolute URL")
         }
         let upload: Upload
@@ -117,30 +119,63 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Returns at the response head; the body follows as it arrives.
+    ///
+    /// The delegate resumes the head's continuation, exactly once, since it
+    /// takes it out of the task's route under its lock; so does a
+    /// cancellation, which ends the call at once instead of waiting for
+    /// URLSession to report the cancelled task.
     private func streamed(
         _ urlRequest: URLRequest,
         upload: Upload,
         through delegate: StreamingDelegate
     ) async throws -> (HTTPResponse, HTTPBody) {
-        let session = self.session
+        try Task.checkCancellation()
+        let task = upload.makeTask(in: session, for: urlRequest)
+        let id = task.taskIdentifier
+        let channel = BodyChannel(
+            unreadLimit: Self.unpausableUnreadLimit,
+            flowControl: Self.flowControl(for: task),
+            onCancel: { task.cancel() }
+        )
         let progress = UploadProgressReporting.current
-        let (head, length, channel) = try await withCallback {
-            (completion: CallbackCompletion<(HTTPResponse, Int?, BodyChannel)>) in
-            let task = upload.makeTask(in: session, for: urlRequest)
-            let channel = BodyChannel(flowControl: Self.flowControl(for: task), onCancel: { task.cancel() })
-            delegate.register(
-                task.taskIdentifier,
-                route: StreamingDelegate.Route(head: completion, body: channel, uploadProgress: progress)
-            )
-            task.resume()
-            return CallbackCancellation { task.cancel() }
+        let (head, length) = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (head: StreamingDelegate.HeadContinuation) in
+                delegate.register(
+                    id,
+                    route: StreamingDelegate.Route(head: head, body: channel, uploadProgress: progress)
+                )
+                task.resume()
+                // A task is cancelled only once it has been resumed: one
+                // cancelled before would never be reported, and its route
+                // would stay. A cancellation that came before this point is
+                // carried out here.
+                if delegate.markStarted(id) || Task.isCancelled {
+                    delegate.failHead(of: id, with: CancellationError())
+                    task.cancel()
+                }
+            }
+        } onCancel: {
+            if delegate.requestCancellation(of: id) { task.cancel() }
         }
         return (head, HTTPBody(channel: channel, length: length))
     }
 
+    /// Responses of at most this many bytes, by their `Content-Length`, are
+    /// held whole when their first bytes are the whole body; longer ones,
+    /// and those of unknown length (event streams), always stream as they arrive.
+    static let wholeBodyLimit = 64 * 1024
+
+    /// How many bytes may wait for a body's reader where the transfer cannot
+    /// be paused (Linux): past this, the transfer stops with ``ReaderFellBehind``.
+    /// Far above what a reader that keeps up leaves waiting (a download
+    /// written to a file in a debug build, on a loaded machine, fell 32 MiB
+    /// behind here), far below a body that would exhaust memory.
+    static let unpausableUnreadLimit = 256 * 1024 * 1024
+
     /// Pauses the transfer while the reader is behind. Apple's URLSession
-    /// suspends a task's reads; FoundationNetworking's `suspend()` would
-    /// restart the transfer, so there the reader has to keep up.
+    /// suspends a task's reads. FoundationNetworking has nothing that does:
+    /// its `suspend()` drops the connection and `resume()` asks for the whole
+    /// body again, so there the reader has to keep up (see ``ReaderFellBehind``).
     private static func flowControl(for task: URLSessionTask) -> (@Sendable (Bool) -> Void)? {
         #if canImport(FoundationNetworking)
         return nil
@@ -156,7 +191,7 @@ public final class URLSessionTransport: HTTPTransport {
             let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                 if let error {
                     completion.resume(throwing: error)
-                } else if let response = (response as? HTTPURLResponse)?.httpResponse {
+                } else if let response = (response as? HTTPURLResponse).flatMap(Self.responseHead(of:)) {
                     completion.resume(returning: (Self.inflatedHead(response).head, data ?? Data()))
                 } else {
                     completion.resume(throwing: URLError(.badServerResponse))
@@ -202,10 +237,20 @@ extension URLSessionTransport {
 /// progress to the call that started it, and declines redirects (the
 /// client's redirect policy decides).
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    typealias HeadContinuation = CheckedContinuation<(HTTPResponse, Int?), any Error>
+
     struct Route: Sendable {
-        var head: CallbackCompletion<(HTTPResponse, Int?, BodyChannel)>?
+        var head: HeadContinuation?
+        /// A small body's head, kept while its first bytes come (see ``URLSessionTransport/wholeBodyLimit``).
+        var heldHead: (head: HTTPResponse, length: Int)?
+        /// Whether the first bytes held the whole body: the head then waits for the end, which follows at once.
+        var heldWhole = false
         var body: BodyChannel
         var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+        /// Whether the task has been resumed, so that it may be cancelled.
+        var started = false
+        /// A cancellation that came before the task was resumed.
+        var cancelRequested = false
     }
 
     private let routes = LockedValue<[Int: Route]>([:])
@@ -219,6 +264,49 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
 
     func register(_ task: Int, route: Route) {
         routes.withLock { $0[task] = route }
+    }
+
+    /// Records that `task` has been resumed; true when a cancellation came before.
+    func markStarted(_ task: Int) -> Bool {
+        routes.withLock { routes in
+            guard var route = routes[task] else { return false }
+            route.started = true
+            routes[task] = route
+            return route.cancelRequested
+        }
+    }
+
+    /// Ends the call waiting for `task`'s head with `CancellationError`; true
+    /// when the task itself is to be cancelled now (it has been resumed; if
+    /// not, ``markStarted(_:)`` reports the request).
+    func requestCancellation(of task: Int) -> Bool {
+        let (head, cancelNow) = routes.withLock { routes -> (HeadContinuation?, Bool) in
+            guard var route = routes[task] else { return (nil, false) }
+            let head = route.head
+            route.head = nil
+            route.cancelRequested = true
+            routes[task] = route
+            return (head, route.started)
+        }
+        head?.resume(throwing: CancellationError())
+        return cancelNow
+    }
+
+    /// Ends the call waiting for `task`'s head with `error`, unless the head came first.
+    func failHead(of task: Int, with error: any Error) {
+        takeHead(of: task)?.resume(throwing: error)
+    }
+
+    /// The continuation waiting for `task`'s head, taken so that it is resumed once.
+    private func takeHead(of task: Int) -> HeadContinuation? {
+        routes.withLock { routes in
+            // Read, then written back: `routes[task]?.head = nil` goes through
+            // the dictionary's `modify` accessor, which allocates.
+            guard var route = routes[task], let head = route.head else { return nil }
+            route.head = nil
+            routes[task] = route
+            return head
+        }
     }
 
     func urlSession(
@@ -253,24 +341,51 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let route = routes.withLock { routes -> Route? in
-            defer { routes[dataTask.taskIdentifier]?.head = nil }
-            return routes[dataTask.taskIdentifier]
-        }
-        guard let converted = (response as? HTTPURLResponse)?.httpResponse else {
-            route?.head?.resume(throwing: URLError(.badServerResponse))
+        let id = dataTask.taskIdentifier
+        guard let converted = (response as? HTTPURLResponse).flatMap(URLSessionTransport.responseHead(of:)) else {
+            failHead(of: id, with: URLError(.badServerResponse))
             completionHandler(.cancel)
             return
         }
         let (head, decoded) = URLSessionTransport.inflatedHead(converted)
         // The expected length is the encoded one when URLSession inflates.
         let length = !decoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
-        if let route { route.head?.resume(returning: (head, length, route.body)) }
+        if let length, length <= URLSessionTransport.wholeBodyLimit {
+            // Held for the first bytes: when they are the whole body, the head
+            // is handed over with it at the end, and the reader never waits.
+            routes.withLock { routes in
+                guard var route = routes[id] else { return }
+                route.heldHead = (head, length)
+                routes[id] = route
+            }
+        } else {
+            takeHead(of: id)?.resume(returning: (head, length))
+        }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        routes.withLock { $0[dataTask.taskIdentifier]?.body }?.yield(data)
+        let id = dataTask.taskIdentifier
+        let (body, release) = routes.withLock {
+            routes -> (BodyChannel?, (continuation: HeadContinuation, head: (HTTPResponse, Int?))?) in
+            guard var route = routes[id] else { return (nil, nil) }
+            guard let held = route.heldHead, !route.heldWhole else { return (route.body, nil) }
+            // More than the length: URLSession inflated a coding the head did
+            // not say it would; nothing is known, so it streams.
+            if data.count == held.length {
+                route.heldWhole = true
+                routes[id] = route
+                return (route.body, nil)
+            }
+            // Only part of it: the rest streams, and the head goes now.
+            let continuation = route.head
+            route.head = nil
+            route.heldHead = nil
+            routes[id] = route
+            return (route.body, continuation.map { ($0, (held.head, held.length)) })
+        }
+        body?.yield(data)
+        if let release { release.continuation.resume(returning: release.head) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -280,7 +395,6 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         if idle { idleWaiters.resumeAll() }
         guard let route = removed else { return }
         if let error {
-            route.head?.resume(throwing: error)
             let cancelled = (error as? URLError)?.code == .cancelled
             let timedOut = (error as? URLError)?.code == .timedOut
             route.body.finish(
@@ -290,9 +404,19 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
                         ? HTTPClientError.timedOut(after: .seconds(task.originalRequest?.timeoutInterval ?? 0))
                         : HTTPClientError.transport(underlying: error)
             )
+            // A held head is delivered: its body reports the failure, as a streamed one would.
+            if let held = route.heldHead {
+                route.head?.resume(returning: (held.head, held.length))
+            } else {
+                route.head?.resume(throwing: error)
+            }
         } else {
-            route.head?.resume(throwing: URLError(.badServerResponse))
             route.body.finish()
+            if let held = route.heldHead {
+                route.head?.resume(returning: (held.head, held.length))
+            } else {
+                route.head?.resume(throwing: URLError(.badServerResponse))
+            }
         }
     }
 }

@@ -30,6 +30,39 @@ struct BodyChannelTests {
         #expect(try await channel.next() == nil)
     }
 
+    @Test func aProducerThatCannotPauseIsStoppedWhenTheReaderFallsTooFarBehind() async throws {
+        let producer = Producer()
+        let channel = BodyChannel(unreadLimit: 10, onCancel: { producer.cancels.withLock { $0 += 1 } })
+        channel.yield(Data("123456".utf8))
+        #expect(producer.cancels.current == 0)
+        channel.yield(Data("789012".utf8))
+        #expect(producer.cancels.current == 1)
+        // Later chunks and the transport's own end are ignored; what came first is still read.
+        channel.yield(Data("more".utf8))
+        channel.finish(throwing: CancellationError())
+        #expect(try await channel.next() == Data("123456".utf8))
+        #expect(try await channel.next() == Data("789012".utf8))
+        await #expect {
+            try await channel.next()
+        } throws: { error in
+            guard case let .transport(underlying) = error as? HTTPClientError else { return false }
+            return underlying as? ReaderFellBehind == ReaderFellBehind(limit: 10)
+        }
+        #expect(producer.cancels.current == 1)
+    }
+
+    @Test func aReaderThatKeepsUpIsNeverStopped() async throws {
+        let producer = Producer()
+        let channel = BodyChannel(unreadLimit: 10, onCancel: { producer.cancels.withLock { $0 += 1 } })
+        for _ in 0..<10 {
+            channel.yield(Data("12345678".utf8))
+            #expect(try await channel.next() == Data("12345678".utf8))
+        }
+        channel.finish()
+        #expect(try await channel.next() == nil)
+        #expect(producer.cancels.current == 0)
+    }
+
     @Test func aWaitingReaderGetsTheNextChunk() async throws {
         let channel = Producer().channel()
         async let chunk = channel.next()

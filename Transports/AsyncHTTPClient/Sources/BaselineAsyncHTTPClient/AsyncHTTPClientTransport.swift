@@ -94,8 +94,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Sends `request` through AsyncHTTPClient and returns the response head
-    /// with a body that streams as it arrives. Connection failures throw
-    /// ``TransportFailure``; cancelling the task cancels the request.
+    /// with a body that streams as it arrives, or, for a small body of known
+    /// length (at most 64 KiB) whose first bytes are all of it, with that
+    /// body held whole. Connection failures throw ``TransportFailure``;
+    /// cancelling the task cancels the request.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         guard let scheme = request.scheme, let authority = request.authority, let path = request.path else {
             throw HTTPClientError.invalidRequest(reason: "\(request.method) \(request.path ?? "") has no absolute URL")
@@ -132,12 +134,68 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             fields.append(HTTPField(name: name, value: header.value))
         }
         let head = HTTPResponse(
-            status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+            sharingStatus: Int(response.status.code),
+            reasonPhrase: response.status.reasonPhrase,
             headerFields: fields
         )
         let length = response.headers.first(name: "content-length").flatMap(Int.init)
-        let chunks = response.body.map { buffer in Data(buffer.readableBytesView) }
-        return (head, HTTPBody(ErrorMappingBody(base: chunks, server: authority), length: length))
+        // Not with a `Content-Encoding`: a client passed in may inflate, and
+        // the length would then be the compressed one.
+        if let length, length <= Self.wholeBodyLimit, Self.hasBody(request.method, response.status.code),
+            !response.headers.contains(name: "content-encoding")
+        {
+            return (head, try await Self.smallBody(of: response, length: length, server: authority))
+        }
+        return (head, HTTPBody(ErrorMappingBody(base: Self.data(response.body), server: authority), length: length))
+    }
+
+    /// A small body of known length: held whole when it came with its head
+    /// (the usual case), with none of a stream's machinery; otherwise the
+    /// part that came first and then the rest as it arrives.
+    private static func smallBody(of response: HTTPClientResponse, length: Int, server: String) async throws -> HTTPBody
+    {
+        var iterator = response.body.makeAsyncIterator()
+        let first: ByteBuffer?
+        do {
+            first = try await iterator.next()
+        } catch {
+            let failure = TransportErrorMapping.bodyError(error, server: server)
+            if failure is CancellationError { throw failure }
+            // The head stands (a 503 is still a 503); its body reports the failure, as a streamed one would.
+            return HTTPBody(AsyncThrowingStream<Data, any Error> { $0.finish(throwing: failure) }, length: length)
+        }
+        do {
+            guard var whole = first else { return HTTPBody(Data()) }
+            guard whole.readableBytes >= length else {
+                let rest = ContinuedBody(first: whole, rest: .init(iterator))
+                return HTTPBody(ErrorMappingBody(base: data(rest), server: server), length: length)
+            }
+            // The end follows the last byte at once.
+            while var more = try await iterator.next() { whole.writeBuffer(&more) }
+            return HTTPBody(whole.withUnsafeReadableBytes { Data($0) })
+        } catch {
+            throw TransportErrorMapping.bodyError(error, server: server)
+        }
+    }
+
+    /// Each buffer copied into `Data` through a raw buffer pointer:
+    /// `Data(buffer.readableBytesView)` would first box the view to look
+    /// for contiguous storage.
+    private static func data<Buffers: AsyncSequence & Sendable>(
+        _ buffers: Buffers
+    ) -> AsyncThrowingMapSequence<Buffers, Data> where Buffers.Element == ByteBuffer {
+        buffers.map { buffer in buffer.withUnsafeReadableBytes { Data($0) } }
+    }
+
+    /// Bodies of at most this many bytes, by their `Content-Length`, are
+    /// held whole when they arrive with their head; longer ones, and those
+    /// of unknown length (event streams), always stream as they arrive.
+    static let wholeBodyLimit = 64 * 1024
+
+    /// Whether a response to `method` with status `code` carries a body
+    /// (a `HEAD` response and a 1xx, 204 or 304 declare a length but have none).
+    private static func hasBody(_ method: HTTPRequest.Method, _ code: UInt) -> Bool {
+        method != .head && code >= 200 && code != 204 && code != 304
     }
 
     /// The request body as AsyncHTTPClient takes it, counting bytes as the
@@ -170,6 +228,43 @@ private final class SentBytes: Sendable {
         count.withLock { count in
             count += Int64(bytes)
             return count
+        }
+    }
+}
+
+/// A response body whose first buffer was read already: that buffer, then
+/// the rest from the same iterator.
+struct ContinuedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    /// The iterator, shared by the sequence and its one reader.
+    // Only the body's single reader calls `next()`, one call at a time
+    // (HTTPBody hands a streamed body to one reader); nothing else touches it.
+    final class Rest: @unchecked Sendable {  // safety: see above
+        var iterator: HTTPClientResponse.Body.AsyncIterator
+
+        init(_ iterator: HTTPClientResponse.Body.AsyncIterator) {
+            self.iterator = iterator
+        }
+    }
+
+    let first: ByteBuffer
+    let rest: Rest
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(first: first, rest: rest)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var first: ByteBuffer?
+        let rest: Rest
+
+        mutating func next() async throws -> ByteBuffer? {
+            if let first {
+                self.first = nil
+                return first
+            }
+            return try await rest.iterator.next()
         }
     }
 }

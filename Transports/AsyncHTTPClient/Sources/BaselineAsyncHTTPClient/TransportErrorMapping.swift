@@ -86,10 +86,18 @@ struct ErrorMappingBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
             do {
                 return try await base.next()
             } catch {
-                let mapped = TransportErrorMapping.map(error, server: server)
-                if mapped is CancellationError || mapped is BaselineHTTP.HTTPClientError { throw mapped }
-                throw BaselineHTTP.HTTPClientError.transport(underlying: mapped)
+                throw TransportErrorMapping.bodyError(error, server: server)
             }
         }
+    }
+}
+
+extension TransportErrorMapping {
+    /// The error a body read reports for `error`: cancellation as
+    /// `CancellationError`, everything else as an `HTTPClientError`.
+    static func bodyError(_ error: any Error, server: String) -> any Error {
+        let mapped = map(error, server: server)
+        if mapped is CancellationError || mapped is BaselineHTTP.HTTPClientError { return mapped }
+        return BaselineHTTP.HTTPClientError.transport(underlying: mapped)
     }
 }
