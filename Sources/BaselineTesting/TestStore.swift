@@ -58,20 +58,42 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     private let endOfTest = LockedValue<(exhaustive: Bool, unasserted: [String])>((true, []))
     private var arrival: CheckedContinuation<Void, Never>?
     private let location: SourceLocation
+    /// Bound while the reducer runs and its effects start (which inherit them).
+    private let dependencies: DependencyValues
 
     /// A test store running `reducer` from `initialState`. Failures at the end
     /// of the test (effects still running, actions not asserted) are reported
     /// at this call site.
+    ///
+    /// The reducer and its effects run with each dependency's test value
+    /// (`DependencyKey.testValue`) unless `withDependencies`
+    /// overrides it; a test value made with `unimplemented` fails the test
+    /// when it is called.
+    ///
+    /// ```swift
+    /// let store = TestStore(initialState: Counter.State()) {
+    ///     Counter()
+    /// } withDependencies: {
+    ///     $0.factClient.fetch = { "\($0) is a good number" }
+    /// }
+    /// ```
     public init<R: Reducer>(
         initialState: State,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column,
-        reducer: () -> R
+        reducer: () -> R,
+        withDependencies: (inout DependencyValues) -> Void = { _ in }
     ) where R.State == State, R.Action == Action {
         self.state = initialState
         self.reducer = reducer()
+        var dependencies = DependencyValues(context: .test)
+        dependencies.reportUnimplemented = { message, fileID, filePath, line in
+            reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: 1)
+        }
+        withDependencies(&dependencies)
+        self.dependencies = dependencies
         self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         var logger = Logger(label: "baseline.test-store")
         logger.logLevel = .critical
@@ -232,6 +254,18 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         verb: String,
         at location: SourceLocation,
         check: Bool = true
+    ) -> StoreTask {
+        DependencyValues.$current.withValue(dependencies) {
+            reduce(action, assert: updateExpected, verb: verb, at: location, check: check)
+        }
+    }
+
+    private func reduce(
+        _ action: Action,
+        assert updateExpected: ((inout State) throws -> Void)?,
+        verb: String,
+        at location: SourceLocation,
+        check: Bool
     ) -> StoreTask {
         let previous = state
         let effect = reducer.reduce(into: &state, action: action)

@@ -20,6 +20,21 @@ enum StoreBenchmarks {
         }
     }
 
+    /// The counter's field set by a bound control instead of an action of its own.
+    struct BoundCounter: Reducer {
+        struct State: Equatable, Sendable { var count = 0 }
+        enum Action: BindableAction {
+            case binding(BindingAction<State>)
+            var binding: BindingAction<State>? {
+                if case let .binding(action) = self { action } else { nil }
+            }
+        }
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            BindingReducer().reduce(into: &state, action: action)
+        }
+    }
+
     /// One level of nesting: a parent whose only state and action are its child's.
     struct Wrap<Child: Reducer>: Reducer where Child.State: Sendable {
         struct State: Sendable { var inner: Child.State }
@@ -179,6 +194,31 @@ enum StoreBenchmarks {
                 seconds(scope1.median) / Double(scoped) * 1e9,
                 seconds(scope5.median) / Double(scoped) * 1e9,
                 depth5.count
+            )
+        )
+
+        // A field set through a binding, against the plain action that does the same.
+        let plainStore = Store(initialState: Counter.State()) { Counter() }
+        let plainSends = try await Measurement.run("store.send(.increment) ×100k, no observer", iterations: 7) {
+            ()
+        } body: { _ in
+            for _ in 0..<scoped { plainStore.send(.increment) }
+        }
+        let boundStore = Store(initialState: BoundCounter.State()) { BoundCounter() }
+        let count = boundStore.binding(\.count)
+        let boundSends = try await Measurement.run("binding.value = n ×100k (a BindingAction each)", iterations: 7) {
+            ()
+        } body: { _ in
+            for value in 0..<scoped { count.value = value }
+        }
+        print(plainSends.report())
+        print(boundSends.report())
+        print(
+            String(
+                format: "  per send: %.0f ns plain, %.0f ns through a binding (%.2f×)",
+                seconds(plainSends.median) / Double(scoped) * 1e9,
+                seconds(boundSends.median) / Double(scoped) * 1e9,
+                ratio(boundSends.median, plainSends.median)
             )
         )
     }

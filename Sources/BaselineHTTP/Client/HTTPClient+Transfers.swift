@@ -75,7 +75,8 @@ extension HTTPClient {
         let startDate = Date()
         let start = ContinuousClock.now
         let partial = PartialDownload(for: destination)
-        let url = try makeHTTPRequest(request).0.url
+        // The URL alone: the body, if any, is encoded once, when it is sent.
+        let url = try makeHead(for: request, headerFields: [:]).url
         var attempt = request
         // Ranges count the bytes as stored: no compression on the fly.
         if attempt.headerFields[.acceptEncoding] == nil { attempt.headerFields[.acceptEncoding] = "identity" }
@@ -122,6 +123,8 @@ extension HTTPClient {
         let limit = Int64(request.maximumResponseSize ?? .max)
         if let total, total > limit {
             response.body.discard()
+            // Bytes kept of a file that can never fit would fail every resume the same way.
+            if offset > 0 { partial.discard() }
             throw HTTPClientError.responseTooLarge(limit: Int(limit))
         }
 

@@ -334,7 +334,7 @@ public struct HTTPClient: Sendable {
     }
 
     /// The request head: method, target and `fields`.
-    private func makeHead<Value>(for request: Request<Value>, headerFields fields: HTTPFields) throws -> HTTPRequest {
+    func makeHead<Value>(for request: Request<Value>, headerFields fields: HTTPFields) throws -> HTTPRequest {
         guard !request.path.utf8.contains(UInt8(ascii: "?")) else {
             // It would be escaped into the path; queries go in `query`.
             throw HTTPClientError.invalidRequest(

@@ -30,12 +30,27 @@ public final class Store<State, Action: Sendable> {
     private let root: AnyObject
 
     /// A store running `reducer` from `initialState`.
+    ///
+    /// - Parameters:
+    ///   - initialState: The state the store starts with.
+    ///   - logger: Where the store reports effects cancelled by its release.
+    ///   - reducer: The feature's reducer.
+    ///   - withDependencies: Overrides of the dependencies (``Dependency``)
+    ///     this store's reducer and effects, and the stores scoped from it,
+    ///     run with. The others are those of the code making the store: the
+    ///     live values, in an app.
     public convenience init<R: Reducer>(
         initialState: State,
         logger: Logger = Logger(label: "baseline.store"),
-        reducer: () -> R
+        reducer: () -> R,
+        withDependencies: (inout DependencyValues) -> Void = { _ in }
     ) where R.State == State, R.Action == Action {
-        let root = StoreRoot(initialState: initialState, reducer: reducer(), logger: logger)
+        let root = StoreRoot(
+            initialState: initialState,
+            reducer: reducer(),
+            dependencies: DependencyValues.current.with(withDependencies),
+            logger: logger
+        )
         self.init(
             root: root,
             readState: { root.state },
@@ -209,14 +224,22 @@ final class StoreRoot<State, Action: Sendable>: Observable {
     private var stateKeyPath: KeyPath<StoreRoot, State>?
     private let reducer: any Reducer<State, Action>
     private let runner: EffectRunner<Action>
+    /// Bound while the reducer runs and its effects start (which inherit them).
+    private let dependencies: DependencyValues
     /// An array, not a dictionary: walked on every send, rarely changed.
     private var observers: [(id: UInt64, notify: @MainActor (State) -> Void)] = []
     private var nextObserverID: UInt64 = 0
     private let logger: Logger
 
-    init(initialState: State, reducer: some Reducer<State, Action>, logger: Logger) {
+    init(
+        initialState: State,
+        reducer: some Reducer<State, Action>,
+        dependencies: DependencyValues,
+        logger: Logger
+    ) {
         self.storage = initialState
         self.reducer = reducer
+        self.dependencies = dependencies
         self.logger = logger
         // Effects send through a box filled once `self` exists; it holds the
         // store weakly, so running effects never keep a released store alive.
@@ -247,6 +270,11 @@ final class StoreRoot<State, Action: Sendable>: Observable {
     }
 
     func send(_ action: Action) -> StoreTask {
+        // Effects are tasks made inside this scope: they inherit the values.
+        DependencyValues.$current.withValue(dependencies) { reduce(action) }
+    }
+
+    private func reduce(_ action: Action) -> StoreTask {
         let effect: Effect<Action>
         if let stateKeyPath {
             registrar.willSet(self, keyPath: stateKeyPath)

@@ -88,6 +88,17 @@ struct Throttle<Action: Sendable>: Sendable {
 
     let decide: @Sendable (_ lastStart: (any Sendable)?, _ isWaiting: Bool) -> Decision
 
+    /// The same decisions, with each effect they start changed by `transform`.
+    func mapEffects(_ transform: @escaping @Sendable (Effect<Action>) -> Effect<Action>) -> Throttle {
+        Throttle { lastStart, isWaiting in
+            switch decide(lastStart, isWaiting) {
+            case let .start(effect, instant): .start(transform(effect), at: instant)
+            case let .wait(effect): .wait(transform(effect))
+            case .drop: .drop
+            }
+        }
+    }
+
     func map<Other: Sendable>(_ transform: @escaping @Sendable (Action) -> Other) -> Throttle<Other> {
         Throttle<Other> { lastStart, isWaiting in
             switch decide(lastStart, isWaiting) {

@@ -135,6 +135,43 @@ public struct Effect<Action: Sendable>: Sendable {
     }
 }
 
+extension Effect {
+    /// The same effect with each `.run`'s work wrapped by `wrap`, which is
+    /// given the work's `send` and the work itself (to run inside a scope of
+    /// its own, such as task-local values): how a presented child's effects
+    /// get their `dismiss`.
+    func wrappingRuns(
+        _ wrap: @escaping @Sendable (Send<Action>, _ work: @Sendable () async throws -> Void) async throws -> Void
+    ) -> Effect {
+        switch operation {
+        case .none, .send, .cancel, .markThrottleStart:
+            return self
+        case let .run(priority, name, operation, onError):
+            // The error handler runs in the same scope as the work it handles.
+            var wrappedHandler: (@Sendable (any Error, Send<Action>) async -> Void)?
+            if let onError {
+                wrappedHandler = { error, send in
+                    try? await wrap(send) { await onError(error, send) }
+                }
+            }
+            let wrappedOperation: @Sendable (Send<Action>) async throws -> Void = { send in
+                try await wrap(send) { try await operation(send) }
+            }
+            return Effect(
+                operation: .run(priority: priority, name: name, operation: wrappedOperation, onError: wrappedHandler)
+            )
+        case let .merge(effects):
+            return Effect(operation: .merge(effects.map { $0.wrappingRuns(wrap) }))
+        case let .concatenate(effects):
+            return Effect(operation: .concatenate(effects.map { $0.wrappingRuns(wrap) }))
+        case let .cancellable(id, cancelInFlight, effect):
+            return Effect(operation: .cancellable(id, cancelInFlight: cancelInFlight, effect.wrappingRuns(wrap)))
+        case let .throttle(id, throttle):
+            return Effect(operation: .throttle(id, throttle.mapEffects { $0.wrappingRuns(wrap) }))
+        }
+    }
+}
+
 /// A cancellation id, type-erased.
 struct EffectID: Hashable, @unchecked Sendable {  // safety: wraps only Sendable values
     // Built only from `some Hashable & Sendable` values (see `init`), so the

@@ -126,6 +126,26 @@ struct ResumableDownloadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 
+    @Test func aResumeOfAFileLargerThanTheLimitDropsTheBytesKept() async throws {
+        let directory = try TemporaryDirectory()
+        let destination = directory.url.appendingPathComponent("file.bin")
+        transport.on(
+            .get,
+            "/file.bin",
+            script: [brokenAfter(4_000, fields: [.eTag: tag]), rest(from: 4_000, fields: [.eTag: tag])]
+        )
+        await failedDownload(to: destination)
+        var limited = Request<Void>.get("/file.bin")
+        limited.maximumResponseSize = 5_000
+        await #expect {
+            try await client.download(limited, to: destination)
+        } throws: { error in
+            if case .responseTooLarge(limit: 5_000) = error as? HTTPClientError { true } else { false }
+        }
+        // The 206 said the whole file has 10,000 bytes: what was kept cannot be finished.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     @Test func aResumeUnderAnotherTagOrToAnotherEndStartsOver() async throws {
         for second in [
             rest(from: 4_000, fields: [.eTag: "\"v2\""]),

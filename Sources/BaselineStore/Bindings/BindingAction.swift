@@ -1,0 +1,96 @@
+/// An action that sets one field of a feature's state: what a bound control
+/// (a text field, a toggle) sends, so that a form needs no hand-written
+/// action per field.
+///
+/// ```swift
+/// enum Action: BindableAction {
+///     case binding(BindingAction<State>)
+///     case logInTapped
+/// }
+///
+/// // A test sends what the control would:
+/// await store.send(.binding(.set(\.id, "ada"))) { $0.id = "ada" }
+/// ```
+///
+/// Two binding actions are equal when they set the same field to equal
+/// values, so a `TestStore` can assert them.
+public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    /// The field this action sets.
+    public let keyPath: PartialKeyPath<Root> & Sendable
+    /// The value it sets, for checking what was set (`action.value as? String`).
+    public let value: any Sendable
+    private let update: @Sendable (inout Root) -> Void
+    private let sameValue: @Sendable (any Sendable) -> Bool
+
+    /// Sets the field at `keyPath` to `value`.
+    public static func set<Value: Equatable & Sendable>(
+        _ keyPath: WritableKeyPath<Root, Value> & Sendable,
+        _ value: Value
+    ) -> Self {
+        BindingAction(
+            keyPath: keyPath,
+            value: value,
+            update: { $0[keyPath: keyPath] = value },
+            sameValue: { ($0 as? Value) == value }
+        )
+    }
+
+    /// Writes the value into `root`.
+    public func apply(to root: inout Root) {
+        update(&root)
+    }
+
+    /// Whether this action sets the field at `keyPath`: for a reducer that
+    /// reacts to one field (`if action.binding?.sets(\.query) == true`).
+    public func sets<Value>(_ keyPath: KeyPath<Root, Value>) -> Bool {
+        (self.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath)
+    }
+
+    /// Same field, equal value.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.keyPath as AnyKeyPath) == (rhs.keyPath as AnyKeyPath) && lhs.sameValue(rhs.value)
+    }
+
+    /// `set \Root.field to value`.
+    public var description: String {
+        "set \(keyPath) to \(String(reflecting: value))"
+    }
+
+    /// The field and the value, as a test failure's dump shows them (without the closures).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["keyPath": keyPath, "value": value], displayStyle: .struct)
+    }
+}
+
+/// An action type with a case for ``BindingAction``s, which
+/// ``BindingReducer`` applies and ``Store/binding(_:)`` sends.
+public protocol BindableAction: Sendable {
+    /// The state the bindings set fields of.
+    associatedtype State
+
+    /// The action that carries `action`: usually `case binding(BindingAction<State>)`.
+    static func binding(_ action: BindingAction<State>) -> Self
+
+    /// The binding action this action carries, if it is one.
+    var binding: BindingAction<State>? { get }
+}
+
+/// Applies an action's ``BindingAction`` to the state; put it first, so the
+/// feature's own reducer sees the field already set.
+///
+/// ```swift
+/// CombineReducers(
+///     BindingReducer(),
+///     Reduce { state, action in … }   // may react to `action.binding`
+/// )
+/// ```
+public struct BindingReducer<State, Action: BindableAction>: Reducer where Action.State == State {
+    /// A reducer that applies binding actions.
+    public init() {}
+
+    /// Sets the field a binding action names; other actions pass untouched.
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        action.binding?.apply(to: &state)
+        return .none
+    }
+}

@@ -1,0 +1,54 @@
+/// Dismisses the presented feature that calls it, from one of its effects.
+///
+/// ```swift
+/// struct Settings: Reducer {
+///     @Dependency(\.dismiss) var dismiss
+///
+///     func reduce(into state: inout State, action: Action) -> Effect<Action> {
+///         switch action {
+///         case .saveTapped:
+///             return .run { [settings = state] _ in
+///                 try await save(settings)
+///                 await dismiss()
+///             }
+///         …
+/// ```
+///
+/// Inside the effects of a child run by ``Reducer/presenting(_:action:embed:child:)-34mku``
+/// or ``Reducer/stack(_:action:embed:child:)``, it sends the parent the
+/// child's dismissal. Anywhere else it does nothing but report the call.
+public struct DismissEffect: Sendable {
+    private let dismiss: @Sendable () async -> Void
+
+    /// A dismissal that runs `dismiss`.
+    public init(_ dismiss: @escaping @Sendable () async -> Void) {
+        self.dismiss = dismiss
+    }
+
+    /// Dismisses the feature.
+    public func callAsFunction() async {
+        await dismiss()
+    }
+}
+
+extension DismissEffect: DependencyKey {
+    /// Outside a presented feature's effects: reports the call, dismisses nothing.
+    public static let liveValue = DismissEffect {
+        DependencyValues.current.reportUnimplemented(
+            "dismiss() was called outside the effects of a presented feature; nothing was dismissed",
+            #fileID,
+            #filePath,
+            #line
+        )
+    }
+    /// As ``liveValue``: a presented feature's effects get a real one.
+    public static let testValue = liveValue
+}
+
+extension DependencyValues {
+    /// Dismisses the presented feature whose effect calls it.
+    public var dismiss: DismissEffect {
+        get { self[DismissEffect.self] }
+        set { self[DismissEffect.self] = newValue }
+    }
+}

@@ -1,0 +1,123 @@
+extension Reducer {
+    /// Runs `child` on the optional state at `state` while it is presented
+    /// (not `nil`): the child first, then this reducer's own logic, which
+    /// sees the child's new state.
+    ///
+    /// ```swift
+    /// Reduce { state, action in
+    ///     switch action {
+    ///     case .settingsButtonTapped:
+    ///         state.settings = Settings.State()       // presents
+    ///         return .none
+    ///     case .settings:
+    ///         return .none
+    ///     }
+    /// }
+    /// .presenting(\.settings, action: { if case let .settings(a) = $0 { a } else { nil } }, embed: Action.settings) {
+    ///     Settings()
+    /// }
+    /// ```
+    ///
+    /// - A `.dismiss` sets the state to `nil` after the parent has seen it;
+    ///   the parent may also set it to `nil` itself.
+    /// - Whenever the child goes from presented to `nil`, its running effects
+    ///   are cancelled. When the child's state is `Identifiable`, so are they
+    ///   when the parent replaces it with another child (another id), and a
+    ///   child the parent presents in answer to `.dismiss` stays.
+    /// - The child's effects get a ``DismissEffect`` (`@Dependency(\.dismiss)`)
+    ///   that sends its `.dismiss`.
+    /// - A child action that arrives while nothing is presented is ignored.
+    public func presenting<Child: Reducer>(
+        _ state: WritableKeyPath<State, Child.State?> & Sendable,
+        action extract: @escaping (Action) -> PresentationAction<Child.Action>?,
+        embed: @escaping @Sendable (PresentationAction<Child.Action>) -> Action,
+        child: () -> Child
+    ) -> PresentationReducer<Self, Child> {
+        PresentationReducer(
+            parent: self,
+            state: state,
+            extract: extract,
+            embed: embed,
+            child: child(),
+            identity: { _ in nil }
+        )
+    }
+
+    /// Runs `child` on the optional state at `state` while it is presented,
+    /// telling children apart by their ids (see the other overload).
+    public func presenting<Child: Reducer>(
+        _ state: WritableKeyPath<State, Child.State?> & Sendable,
+        action extract: @escaping (Action) -> PresentationAction<Child.Action>?,
+        embed: @escaping @Sendable (PresentationAction<Child.Action>) -> Action,
+        child: () -> Child
+    ) -> PresentationReducer<Self, Child> where Child.State: Identifiable {
+        PresentationReducer(
+            parent: self,
+            state: state,
+            extract: extract,
+            embed: embed,
+            child: child(),
+            identity: { AnyHashable($0.id) }
+        )
+    }
+}
+
+/// A parent feature with an optional child it presents and dismisses; made
+/// by ``Reducer/presenting(_:action:embed:child:)-34mku``.
+public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
+    let parent: Parent
+    let state: WritableKeyPath<Parent.State, Child.State?> & Sendable
+    let extract: (Parent.Action) -> PresentationAction<Child.Action>?
+    let embed: @Sendable (PresentationAction<Child.Action>) -> Parent.Action
+    let child: Child
+    /// Tells two children apart (their ids), or `nil` when it cannot.
+    let identity: (Child.State) -> AnyHashable?
+
+    /// Runs the child for its actions, then the parent, then dismisses and
+    /// cancels as described in ``Reducer/presenting(_:action:embed:child:)-34mku``.
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+        let presentation = extract(action)
+        let presented = state[keyPath: self.state].map(identity)
+        let wasPresented = presented != nil
+        let effects = ChildEffects(path: self.state)
+        var childEffect = Effect<Parent.Action>.none
+        if case let .presented(childAction) = presentation, var childState = state[keyPath: self.state] {
+            let embed = self.embed
+            childEffect = child.reduce(into: &childState, action: childAction)
+                .map { embed(.presented($0)) }
+                .dismissing { send in await send(embed(.dismiss)) }
+                .cancellable(id: effects)
+            state[keyPath: self.state] = childState
+        }
+        let parentEffect = parent.reduce(into: &state, action: action)
+        // The same child as before (as far as ids tell): not one the parent just presented.
+        let sameChild = state[keyPath: self.state].map { identity($0) == presented ?? nil } ?? false
+        if case .dismiss = presentation, sameChild {
+            state[keyPath: self.state] = nil
+        }
+        let dismissed = wasPresented && (state[keyPath: self.state] == nil || !sameChild)
+        return .merge([childEffect, parentEffect, dismissed ? .cancel(id: effects) : .none])
+    }
+}
+
+/// The cancellation id of a presented child's effects: its place in the parent's state.
+// Key paths are immutable, and `element` wraps a Sendable id.
+struct ChildEffects: Hashable, @unchecked Sendable {  // safety: see above
+    let path: AnyKeyPath
+    var element: AnyHashable?
+
+    init(path: AnyKeyPath, element: AnyHashable? = nil) {
+        self.path = path
+        self.element = element
+    }
+}
+
+extension Effect {
+    /// The same effect, whose work sees a ``DismissEffect`` that calls `dismiss` with the work's `send`.
+    func dismissing(_ dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Effect {
+        wrappingRuns { send, work in
+            let values = DependencyValues.current.with { $0.dismiss = DismissEffect { await dismiss(send) } }
+            try await DependencyValues.$current.withValue(values) { try await work() }
+        }
+    }
+}

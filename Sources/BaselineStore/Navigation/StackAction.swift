@@ -1,0 +1,78 @@
+/// What a parent's action carries for a stack of child features (screens
+/// pushed on a navigation stack), each named by its state's id.
+///
+/// ```swift
+/// enum Action {
+///     case path(StackAction<Photo.ID, PhotoDetail.Action>)
+///     case photoTapped(Photo)      // the parent pushes: state.path.append(…)
+/// }
+/// ```
+public enum StackAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
+    /// An action of the element with this id.
+    case element(id: ID, action: Action)
+    /// Pops the element with this id and every element above it; their
+    /// effects are cancelled. An element sends it itself through ``DismissEffect``.
+    case popFrom(id: ID)
+}
+
+extension StackAction: Equatable where Action: Equatable {}
+
+extension Reducer {
+    /// Runs `child` on the element of the stack at `state` that an action
+    /// names: the element first, then this reducer's own logic.
+    ///
+    /// - Push by appending to the stack in the parent's reducer; pop with
+    ///   `.popFrom(id:)` (after the parent has seen it; elements the parent
+    ///   pushes in answer stay), or by removing elements in the parent's reducer.
+    /// - Whenever an element leaves the stack, its running effects are cancelled.
+    /// - An element's effects get a ``DismissEffect`` (`@Dependency(\.dismiss)`)
+    ///   that pops it (and what is above it).
+    /// - An action for an id no longer on the stack is ignored.
+    public func stack<Child: Reducer>(
+        _ state: WritableKeyPath<State, [Child.State]> & Sendable,
+        action extract: @escaping (Action) -> StackAction<Child.State.ID, Child.Action>?,
+        embed: @escaping @Sendable (StackAction<Child.State.ID, Child.Action>) -> Action,
+        child: () -> Child
+    ) -> StackReducer<Self, Child> where Child.State: Identifiable, Child.State.ID: Sendable {
+        StackReducer(parent: self, state: state, extract: extract, embed: embed, child: child())
+    }
+}
+
+/// A parent feature with a stack of child features; made by
+/// ``Reducer/stack(_:action:embed:child:)``.
+public struct StackReducer<Parent: Reducer, Child: Reducer>: Reducer
+where Child.State: Identifiable, Child.State.ID: Sendable {
+    let parent: Parent
+    let state: WritableKeyPath<Parent.State, [Child.State]> & Sendable
+    let extract: (Parent.Action) -> StackAction<Child.State.ID, Child.Action>?
+    let embed: @Sendable (StackAction<Child.State.ID, Child.Action>) -> Parent.Action
+    let child: Child
+
+    /// Runs the element's reducer for its actions, then the parent, then pops
+    /// and cancels as described in ``Reducer/stack(_:action:embed:child:)``.
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+        let stackAction = extract(action)
+        let before = state[keyPath: self.state].map(\.id)
+        var childEffect = Effect<Parent.Action>.none
+        if case let .element(id, childAction) = stackAction,
+            let index = state[keyPath: self.state].firstIndex(where: { $0.id == id })
+        {
+            let embed = self.embed
+            childEffect = child.reduce(into: &state[keyPath: self.state][index], action: childAction)
+                .map { embed(.element(id: id, action: $0)) }
+                .dismissing { send in await send(embed(.popFrom(id: id))) }
+                .cancellable(id: ChildEffects(path: self.state, element: AnyHashable(id)))
+        }
+        let parentEffect = parent.reduce(into: &state, action: action)
+        if case let .popFrom(id) = stackAction, let index = before.firstIndex(of: id) {
+            // What was at and above the element when the action came.
+            let popped = Set(before[index...])
+            state[keyPath: self.state].removeAll { popped.contains($0.id) }
+        }
+        let remaining = Set(state[keyPath: self.state].map(\.id))
+        let cancels = before.filter { !remaining.contains($0) }.map { id in
+            Effect<Parent.Action>.cancel(id: ChildEffects(path: self.state, element: AnyHashable(id)))
+        }
+        return .merge([childEffect, parentEffect] + cancels)
+    }
+}

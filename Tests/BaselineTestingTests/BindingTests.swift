@@ -1,0 +1,78 @@
+import BaselineStore
+import BaselineTesting
+import Testing
+
+/// A login form whose fields are bound: one action case for all of them.
+struct LoginForm: Reducer {
+    struct State: Equatable {
+        var id = ""
+        var password = ""
+        var remember = false
+        var canLogIn = false
+    }
+
+    enum Action: BindableAction, Equatable {
+        case binding(BindingAction<State>)
+        case logInTapped
+
+        var binding: BindingAction<State>? {
+            if case let .binding(action) = self { action } else { nil }
+        }
+    }
+
+    var body: some Reducer<State, Action> {
+        CombineReducers(
+            BindingReducer(),
+            Reduce { state, action in
+                // The feature reacts to the fields after they are set.
+                if let binding = action.binding, binding.sets(\.id) || binding.sets(\.password) {
+                    state.canLogIn = !state.id.isEmpty && !state.password.isEmpty
+                }
+                return .none
+            }
+        )
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        body.reduce(into: &state, action: action)
+    }
+}
+
+@MainActor
+@Suite("Bindings: a field of state set by the action a control sends", .timeLimit(.minutes(1)))
+struct BindingTests {
+    @Test func aTestStoreAssertsEachFieldAsSet() async {
+        let store = TestStore(initialState: LoginForm.State()) { LoginForm() }
+        await store.send(.binding(.set(\.id, "ada"))) { $0.id = "ada" }
+        await store.send(.binding(.set(\.password, "secret"))) {
+            $0.password = "secret"
+            $0.canLogIn = true
+        }
+        await store.send(.binding(.set(\.remember, true))) { $0.remember = true }
+    }
+
+    @Test func aStoreBindingReadsTheStateAndSendsTheAction() {
+        let store = Store(initialState: LoginForm.State()) { LoginForm() }
+        let id = store.binding(\.id)
+        id.value = "grace"
+        #expect(store.id == "grace")
+        #expect(id.value == "grace")
+        store.binding(\.password).value = "hopper"
+        #expect(store.canLogIn)
+    }
+
+    @Test func bindingActionsAreEqualForTheSameFieldAndValue() {
+        typealias Binding = BindingAction<LoginForm.State>
+        #expect(Binding.set(\.id, "a") == Binding.set(\.id, "a"))
+        #expect(Binding.set(\.id, "a") != Binding.set(\.id, "b"))
+        #expect(Binding.set(\.id, "a") != Binding.set(\.password, "a"))
+        #expect(Binding.set(\.id, "a").description.contains("\"a\""))
+    }
+
+    @Test func aMismatchedBindingFailsTheTest() async {
+        let store = TestStore(initialState: LoginForm.State()) { LoginForm() }
+        await withKnownIssue {
+            await store.send(.binding(.set(\.id, "ada"))) { $0.id = "grace" }
+        }
+    }
+}
