@@ -5,7 +5,10 @@ import ImageIO
 
 /// The Apple-platform decoding behind ``PNGDecoder`` and ``JPEGDecoder``.
 enum ImageIODecoding {
-    static func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage {
+    /// The image, or with `maximumPixelSize` a thumbnail that fits it, made by
+    /// ImageIO's thumbnail API, which decodes a JPEG at a reduced scale
+    /// instead of whole (unverified here: Linux CI cannot compile this file).
+    static func decode(_ data: Data, limits: ImageDecodingLimits, maximumPixelSize: Int? = nil) throws -> DecodedImage {
         guard let source = CGImageSourceCreateWithData(data as CFData, nil),
             CGImageSourceGetCount(source) > 0
         else {
@@ -17,17 +20,36 @@ enum ImageIODecoding {
         }
         // The size from the header, checked before any pixel is decoded.
         guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
-            let width = (properties[kCGImagePropertyPixelWidth] as? NSNumber)?.intValue,
-            let height = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue
+            let storedWidth = (properties[kCGImagePropertyPixelWidth] as? NSNumber)?.intValue,
+            let storedHeight = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue
         else {
             throw ImageError.corruptImage("The image has no readable size")
         }
-        try limits.check(width: width, height: height)
-        guard let image = CGImageSourceCreateImageAtIndex(source, 0, nil),
-            image.width == width, image.height == height
-        else {
-            throw ImageError.corruptImage("ImageIO could not decode the image")
+        let image: CGImage
+        if let maximumPixelSize {
+            // Orientation stays as stored: the caller applies it, on every platform alike.
+            let options: [CFString: Any] = [
+                kCGImageSourceCreateThumbnailFromImageAlways: true,
+                kCGImageSourceThumbnailMaxPixelSize: maximumPixelSize,
+                kCGImageSourceCreateThumbnailWithTransform: false,
+                kCGImageSourceShouldCacheImmediately: true,
+            ]
+            guard let thumbnail = CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary) else {
+                throw ImageError.corruptImage("ImageIO could not decode the image")
+            }
+            try limits.check(width: thumbnail.width, height: thumbnail.height)
+            image = thumbnail
+        } else {
+            try limits.check(width: storedWidth, height: storedHeight)
+            guard let whole = CGImageSourceCreateImageAtIndex(source, 0, nil),
+                whole.width == storedWidth, whole.height == storedHeight
+            else {
+                throw ImageError.corruptImage("ImageIO could not decode the image")
+            }
+            image = whole
         }
+        let width = image.width
+        let height = image.height
         let hasAlpha = ![.none, .noneSkipFirst, .noneSkipLast].contains(image.alphaInfo)
         let pixels: [UInt8]
         if let grey = image.colorSpace, grey.model == .monochrome, !hasAlpha {

@@ -77,10 +77,9 @@ public struct JPEGDecoder: ImageDecoding {
         maximumPixelSize: Int?
     ) throws -> DecodedImage {
         #if canImport(ImageIO)
-        // Decoded whole, then shrunk by the caller. ImageIO's thumbnail API
-        // (CGImageSourceCreateThumbnailAtIndex) would decode less; it waits
-        // until it can be compiled and measured, which Linux CI cannot do.
-        return try ImageIODecoding.decode(data, limits: limits)
+        // ImageIO's thumbnail API decodes at a reduced scale, as libjpeg's
+        // scaling does below; the caller shrinks the rest of the way.
+        return try ImageIODecoding.decode(data, limits: limits, maximumPixelSize: maximumPixelSize)
         #elseif canImport(CJPEGShim)
         return try decodeWithLibJPEG(data, limits: limits, maximumPixelSize: maximumPixelSize)
         #else

@@ -20,6 +20,9 @@ extension ImagePipeline {
         public var maximumDataSize: Int
         /// Limits enforced when decoding, such as the largest pixel count.
         public var limits: ImageDecodingLimits
+        /// How many images download at once; the others wait, in order of
+        /// ``ImageRequestPriority``. 6 by default, as browsers allow per host.
+        public var maximumConcurrentDownloads: Int
 
         /// Creates a configuration.
         public init(
@@ -27,8 +30,10 @@ extension ImagePipeline {
             diskCache: DiskImageCache? = nil,
             decoders: [any ImageDecoding] = [PNGDecoder(), JPEGDecoder()],
             maximumDataSize: Int = 32 * 1024 * 1024,
-            limits: ImageDecodingLimits = ImageDecodingLimits()
+            limits: ImageDecodingLimits = ImageDecodingLimits(),
+            maximumConcurrentDownloads: Int = 6
         ) {
+            self.maximumConcurrentDownloads = maximumConcurrentDownloads
             self.memoryCacheLimit = memoryCacheLimit
             self.diskCache = diskCache
             self.decoders = decoders

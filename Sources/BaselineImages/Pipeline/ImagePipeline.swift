@@ -22,6 +22,9 @@ import Logging
 /// - ``prefetch(_:)`` fills the caches at low priority; a later
 ///   ``image(for:maximumPixelSize:processors:)`` joins a prefetch in flight instead of downloading again,
 ///   and raises it to its own priority.
+/// - At most ``Configuration/maximumConcurrentDownloads`` images download at
+///   once; the others wait, the highest ``ImageRequestPriority`` first, so
+///   an image on screen does not queue behind a page of prefetches.
 ///
 /// Errors are ``ImageError``, except cancellation, which is `CancellationError`.
 ///
@@ -54,6 +57,8 @@ public final class ImagePipeline: Sendable {
     /// Encoded-data runs (disk or network), shared by ``image(for:maximumPixelSize:processors:)`` and ``data(for:)``.
     private let downloads = TaskCoalescer<URL, Data>()
     private let prefetches = LockedValue(PrefetchState())
+    /// Network loads in order of priority, a few at a time.
+    private let downloadQueue: DownloadQueue
     private let logger = Logger(label: "baseline.image-pipeline")
 
     /// The `Accept` header of image requests: the formats decoded by default first.
@@ -64,6 +69,7 @@ public final class ImagePipeline: Sendable {
         self.client = client
         self.configuration = configuration
         self.memoryCache = MemoryImageCache(limit: configuration.memoryCacheLimit)
+        self.downloadQueue = DownloadQueue(limit: configuration.maximumConcurrentDownloads)
     }
 
     // MARK: Loading
@@ -95,9 +101,29 @@ public final class ImagePipeline: Sendable {
         maximumPixelSize: Int? = nil,
         processors: [ImageProcessor] = []
     ) async throws -> DecodedImage {
+        try await image(for: url, maximumPixelSize: maximumPixelSize, processors: processors, priority: .normal)
+    }
+
+    /// The decoded image at `url`, as ``image(for:maximumPixelSize:processors:)``
+    /// gives it, downloaded at `priority` when downloads wait for a slot
+    /// (``Configuration/maximumConcurrentDownloads``). Joining a waiting
+    /// download of the same URL raises it to `priority`.
+    ///
+    /// ```swift
+    /// let hero = try await pipeline.image(for: photo.url, maximumPixelSize: nil, processors: [], priority: .high)
+    /// ```
+    public func image(
+        for url: URL,
+        maximumPixelSize: Int?,
+        processors: [ImageProcessor],
+        priority: ImageRequestPriority
+    ) async throws -> DecodedImage {
         let key = ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize, processors: processors)
         if let cached = memoryCache.image(for: key) { return cached }
-        return try await images.value(for: key) { [self] in try await loadImage(key, processors: processors) }
+        downloadQueue.raise(url, to: priority)
+        return try await images.value(for: key) { [self] in
+            try await loadImage(key, processors: processors, priority: priority)
+        }
     }
 
     /// The encoded bytes of the image at `url`, from the disk cache or the
@@ -113,7 +139,12 @@ public final class ImagePipeline: Sendable {
     /// - Throws: ``ImageError``, or `CancellationError` when the calling task
     ///   is cancelled.
     public func data(for url: URL) async throws -> Data {
-        try await downloads.value(for: url) { [self] in try await loadData(url) }
+        try await data(for: url, priority: .normal)
+    }
+
+    private func data(for url: URL, priority: ImageRequestPriority) async throws -> Data {
+        downloadQueue.raise(url, to: priority)
+        return try await downloads.value(for: url) { [self] in try await loadData(url, priority: priority) }
     }
 
     /// The image for `url` (at `maximumPixelSize`, if given) if it is in the
@@ -143,7 +174,7 @@ public final class ImagePipeline: Sendable {
                 // can finish and unregister itself.
                 let task = Task(priority: .low) { [self] in
                     do {
-                        _ = try await image(for: url)
+                        _ = try await image(for: url, maximumPixelSize: nil, processors: [], priority: .low)
                     } catch is CancellationError {
                         // cancelPrefetching
                     } catch {
@@ -183,6 +214,12 @@ public final class ImagePipeline: Sendable {
         try await images.waitUntilWaiting(atLeast: count)
     }
 
+    /// Suspends until at least `count` downloads wait for a free slot
+    /// (``Configuration/maximumConcurrentDownloads``).
+    package func waitUntilDownloadsQueue(atLeast count: Int) async throws {
+        try await downloadQueue.waitUntilWaiting(atLeast: count)
+    }
+
     /// Suspends until at least `count` waiters (``data(for:)`` callers and
     /// image loads) wait for encoded data in flight.
     package func waitUntilLoadingData(atLeast count: Int) async throws {
@@ -192,7 +229,11 @@ public final class ImagePipeline: Sendable {
     // MARK: Work
 
     /// The shared run behind ``image(for:maximumPixelSize:processors:)``.
-    private func loadImage(_ key: ImageCacheKey, processors: [ImageProcessor]) async throws -> DecodedImage {
+    private func loadImage(
+        _ key: ImageCacheKey,
+        processors: [ImageProcessor],
+        priority: ImageRequestPriority
+    ) async throws -> DecodedImage {
         // A run that just finished may have filled the cache after the caller looked.
         if let cached = memoryCache.image(for: key) { return cached }
         let url = key.url
@@ -203,7 +244,7 @@ public final class ImagePipeline: Sendable {
             memoryCache.insert(image, for: key)
             return image
         }
-        let data = try await data(for: url)
+        let data = try await data(for: url, priority: priority)
         try Task.checkCancellation()
         var image: DecodedImage
         do {
@@ -225,11 +266,13 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The shared run behind ``data(for:)``.
-    private func loadData(_ url: URL) async throws -> Data {
+    private func loadData(_ url: URL, priority: ImageRequestPriority) async throws -> Data {
         if let disk = configuration.diskCache, let data = await disk.data(for: url) {
             return data
         }
-        let (data, mediaType) = try await download(url)
+        let (data, mediaType) = try await downloadQueue.withSlot(for: url, priority: priority) {
+            try await download(url)
+        }
         guard configuration.decoders.contains(where: { $0.canDecode(data) }) else {
             throw ImageError.unsupportedImage(mediaType: mediaType)
         }
