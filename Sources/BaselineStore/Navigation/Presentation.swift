@@ -76,27 +76,35 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     /// Runs the child for its actions, then the parent, then dismisses and
     /// cancels as described in ``Reducer/presenting(_:action:embed:child:)-34mku``.
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+        let path = self.state
         let presentation = extract(action)
-        let presented = state[keyPath: self.state].map(identity)
-        let wasPresented = presented != nil
-        let effects = ChildEffects(path: self.state)
+        // Key path accesses cost more than the rest: each is made once.
+        let presented: AnyHashable?? = state[keyPath: path].map(identity)
         var childEffect = Effect<Parent.Action>.none
-        if case let .presented(childAction) = presentation, var childState = state[keyPath: self.state] {
-            let embed = self.embed
-            childEffect = child.reduce(into: &childState, action: childAction)
-                .map { embed(.presented($0)) }
-                .dismissing { send in await send(embed(.dismiss)) }
-                .cancellable(id: effects)
-            state[keyPath: self.state] = childState
+        if case let .presented(childAction) = presentation, presented != nil {
+            let effect = state[keyPath: path].modify { child.reduce(into: &$0, action: childAction) }
+            // Most actions start nothing: no wrapping, so the store's cheap path stays open.
+            if let effect, !effect.isNone {
+                let embed = self.embed
+                childEffect =
+                    effect
+                    .map { embed(.presented($0)) }
+                    .dismissing { send in await send(embed(.dismiss)) }
+                    .cancellable(id: ChildEffects(path: path))
+            }
         }
         let parentEffect = parent.reduce(into: &state, action: action)
+        guard let presented else { return childEffect.merged(with: parentEffect) }
         // The same child as before (as far as ids tell): not one the parent just presented.
-        let sameChild = state[keyPath: self.state].map { identity($0) == presented ?? nil } ?? false
-        if case .dismiss = presentation, sameChild {
-            state[keyPath: self.state] = nil
+        let now: AnyHashable?? = state[keyPath: path].map(identity)
+        let sameChild = now.map { $0 == presented } ?? false
+        let isDismissal = if case .dismiss = presentation { true } else { false }
+        if isDismissal, sameChild {
+            state[keyPath: path] = nil
         }
-        let dismissed = wasPresented && (state[keyPath: self.state] == nil || !sameChild)
-        return .merge([childEffect, parentEffect, dismissed ? .cancel(id: effects) : .none])
+        let dismissed = now == nil || !sameChild || isDismissal
+        guard dismissed else { return childEffect.merged(with: parentEffect) }
+        return .merge([childEffect, parentEffect, .cancel(id: ChildEffects(path: path))])
     }
 }
 
@@ -119,5 +127,30 @@ extension Effect {
             let values = DependencyValues.current.with { $0.dismiss = DismissEffect { await dismiss(send) } }
             try await DependencyValues.$current.withValue(values) { try await work() }
         }
+    }
+}
+
+extension Optional {
+    /// Runs `body` on the wrapped value in place, if there is one.
+    fileprivate mutating func modify<Result>(_ body: (inout Wrapped) -> Result) -> Result? {
+        guard var value = self else { return nil }
+        // Taken out while it changes, so that it stays uniquely referenced.
+        self = nil
+        defer { self = value }
+        return body(&value)
+    }
+}
+
+extension Effect {
+    /// Whether this effect does nothing.
+    var isNone: Bool {
+        if case .none = operation { true } else { false }
+    }
+
+    /// Both effects, without building arrays when one (usually both) does nothing.
+    func merged(with other: Effect) -> Effect {
+        if isNone { return other }
+        if other.isNone { return self }
+        return .merge([self, other])
     }
 }

@@ -57,11 +57,17 @@ where Child.State: Identifiable, Child.State.ID: Sendable {
         if case let .element(id, childAction) = stackAction,
             let index = state[keyPath: self.state].firstIndex(where: { $0.id == id })
         {
-            let embed = self.embed
-            childEffect = child.reduce(into: &state[keyPath: self.state][index], action: childAction)
-                .map { embed(.element(id: id, action: $0)) }
-                .dismissing { send in await send(embed(.popFrom(id: id))) }
-                .cancellable(id: ChildEffects(path: self.state, element: AnyHashable(id)))
+            let effect = child.reduce(into: &state[keyPath: self.state][index], action: childAction)
+            // Most actions start nothing: no wrapping, so the store's cheap path stays open.
+            if case .none = effect.operation {
+            } else {
+                let embed = self.embed
+                childEffect =
+                    effect
+                    .map { embed(.element(id: id, action: $0)) }
+                    .dismissing { send in await send(embed(.popFrom(id: id))) }
+                    .cancellable(id: ChildEffects(path: self.state, element: AnyHashable(id)))
+            }
         }
         let parentEffect = parent.reduce(into: &state, action: action)
         if case let .popFrom(id) = stackAction, let index = before.firstIndex(of: id) {
@@ -69,7 +75,12 @@ where Child.State: Identifiable, Child.State.ID: Sendable {
             let popped = Set(before[index...])
             state[keyPath: self.state].removeAll { popped.contains($0.id) }
         }
-        let remaining = Set(state[keyPath: self.state].map(\.id))
+        let after = state[keyPath: self.state]
+        // The common case, nothing popped: no set to build.
+        if after.count == before.count, zip(after, before).allSatisfy({ $0.id == $1 }) {
+            return childEffect.merged(with: parentEffect)
+        }
+        let remaining = Set(after.map(\.id))
         let cancels = before.filter { !remaining.contains($0) }.map { id in
             Effect<Parent.Action>.cancel(id: ChildEffects(path: self.state, element: AnyHashable(id)))
         }
