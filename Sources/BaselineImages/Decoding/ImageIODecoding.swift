@@ -18,7 +18,8 @@ enum ImageIODecoding {
         guard CGImageSourceGetStatusAtIndex(source, 0) == .statusComplete else {
             throw ImageError.corruptImage("The image data is incomplete or malformed")
         }
-        // The size from the header, checked before any pixel is decoded.
+        // The size from the header: checked before any pixel of a whole image
+        // is decoded; a thumbnail is checked at its own size, as on Linux.
         guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
             let storedWidth = (properties[kCGImagePropertyPixelWidth] as? NSNumber)?.intValue,
             let storedHeight = (properties[kCGImagePropertyPixelHeight] as? NSNumber)?.intValue
