@@ -107,7 +107,8 @@ public final class ImagePipeline: Sendable {
     /// The decoded image at `url`, as ``image(for:maximumPixelSize:processors:)``
     /// gives it, downloaded at `priority` when downloads wait for a slot
     /// (``Configuration/maximumConcurrentDownloads``). Joining a waiting
-    /// download of the same URL raises it to `priority`.
+    /// download of the same URL raises it to `priority` (a download that
+    /// is still reading the disk cache, not yet in line, keeps its own).
     ///
     /// ```swift
     /// let hero = try await pipeline.image(for: photo.url, maximumPixelSize: nil, processors: [], priority: .high)
