@@ -29,9 +29,9 @@ extension Reducer {
     /// - A child action that arrives while nothing is presented is ignored.
     /// - The child's effects are cancelled by an id made of `state` alone: two
     ///   features of one type in a store (side by side, or one inside the
-    ///   other), that each present at
-    ///   the same key path cancel each other's presented effects on dismissal.
-    ///   Give such children distinct state types, or present from their parent.
+    ///   other) that each present at the same key path cancel each other's
+    ///   presented effects on dismissal. Give such children distinct state
+    ///   types, or present from their parent.
     public func presenting<Child: Reducer>(
         _ state: WritableKeyPath<State, Child.State?> & Sendable,
         action extract: @escaping (Action) -> PresentationAction<Child.Action>?,
