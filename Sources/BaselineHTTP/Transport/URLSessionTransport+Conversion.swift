@@ -39,7 +39,7 @@ extension URLSessionTransport {
                 let repeated = fields.dropFirst(position + 1).contains { $0.name == field.name }
                 if repeated, let joined = fields[field.name] {
                     // HTTPFields joins repeated fields as HTTP does (`, `; `; ` for cookies).
-                    combined[field.name.rawName] = Latin1.string(fromUTF8: Array(joined.utf8))
+                    combined[field.name.rawName] = Latin1.string(fromBytes: Array(joined.utf8))
                 } else {
                     combined[field.name.rawName] = Latin1.value(of: field)
                 }
@@ -74,11 +74,11 @@ enum Latin1 {
     /// the value itself when it is ASCII (no copy).
     static func value(of field: HTTPField) -> String {
         let isASCII = field.withUnsafeBytesOfValue { bytes in bytes.allSatisfy { $0 < 0x80 } }
-        return isASCII ? field.value : field.withUnsafeBytesOfValue { string(fromUTF8: $0) }
+        return isASCII ? field.value : field.withUnsafeBytesOfValue { string(fromBytes: $0) }
     }
 
     /// The Latin-1 string whose characters are the bytes `value` holds.
-    static func string(fromUTF8 value: some Collection<UInt8>) -> String {
+    static func string(fromBytes value: some Collection<UInt8>) -> String {
         if value.allSatisfy({ $0 < 0x80 }) { return String(decoding: value, as: UTF8.self) }
         var scalars = String.UnicodeScalarView()
         for byte in value { scalars.append(Unicode.Scalar(byte)) }
