@@ -33,10 +33,11 @@ struct Editor: Reducer {
             state.text = text
             return .none
         case .saveTapped:
-            // Closes itself once the (instant) save is done.
-            return .run { _ in await dismiss() }
+            // Closes itself once the (instant) save is done. Captured when
+            // the reducer runs, as Sendable closures usually capture.
+            return .run { [dismiss] _ in await dismiss() }
         case .saveFailingTapped:
-            // Closes itself from the error handler.
+            // Closes itself from the error handler, reading `dismiss` there.
             return .run { _ in
                 throw CancellationErrorLookalike()
             } catch: { _, _ in

@@ -1,5 +1,6 @@
 import BaselineConcurrency
 import BaselineHTTP
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 import SpacePhotosServer
@@ -43,12 +44,14 @@ enum TerminalBenchmarks {
         try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do \($0): 富士山に登る and look at the stars" })
         let app = AppModel(dependencies: dependencies)
         let program = SpacePhotosProgram(app: app)
-        await app.start()
-        guard let login = app.login else { throw BenchmarkError.setup("no login screen") }
-        login.id = DemoUser.demo.id
-        login.password = DemoUser.demo.password
-        await login.loginButtonPressed()
-        try await waitUntil(app) { $0.screen == .main }
+        await app.store.send(.start).finish()
+        guard let login = app.store.scope(state: \.login, action: { .login(.presented($0)) }) else {
+            throw BenchmarkError.setup("no login screen")
+        }
+        login.binding(\.id).value = DemoUser.demo.id
+        login.binding(\.password).value = DemoUser.demo.password
+        await login.send(.loginButtonTapped).finish()
+        guard app.store.screen == .main else { throw BenchmarkError.setup("the login failed") }
 
         let context = RenderContext(size: TerminalSize(columns: 200, rows: 60))
         await app.photos.refresh()
@@ -71,7 +74,7 @@ enum TerminalBenchmarks {
         var previous = photosFrame
         var step = 1
         let showTodos = {
-            app.tab = .todos
+            app.store.binding(\.tab).value = .todos
             previous = program.render(context).buffer
         }
         let scrollStep = {
@@ -131,7 +134,7 @@ enum TerminalBenchmarks {
         print(unchanged.report())
 
         // One line changes: a character typed into the new to-do field.
-        app.tab = .todos
+        app.store.binding(\.tab).value = .todos
         _ = program.handle(.key(KeyPress(.character("a"))))  // focus the field
         previous = program.render(context).buffer
         var lineBytes: [Int] = []

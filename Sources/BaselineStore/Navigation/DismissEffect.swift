@@ -17,8 +17,16 @@
 /// Inside the effects of a child run by ``Reducer/presenting(_:action:embed:child:)-34mku``
 /// or ``Reducer/stack(_:action:embed:child:)``, it sends the parent the
 /// child's dismissal. Anywhere else it does nothing but report the call.
+///
+/// Which feature it dismisses is settled when it is called, not when it is
+/// read: capturing it in a reducer (`.run { [dismiss] _ in … }`) works.
 public struct DismissEffect: Sendable {
     private let dismiss: @Sendable () async -> Void
+
+    /// The dismissal of the presented child whose effect runs now: bound
+    /// around each of its effects by the presentation, so that the value a
+    /// reducer captured finds it when called.
+    @TaskLocal static var presented: (@Sendable () async -> Void)?
 
     /// A dismissal that runs `dismiss`.
     public init(_ dismiss: @escaping @Sendable () async -> Void) {
@@ -32,8 +40,13 @@ public struct DismissEffect: Sendable {
 }
 
 extension DismissEffect: DependencyKey {
-    /// Outside a presented feature's effects: reports the call, dismisses nothing.
+    /// Inside a presented feature's effects, dismisses it; elsewhere reports
+    /// the call and dismisses nothing.
     public static let liveValue = DismissEffect {
+        if let presented = DismissEffect.presented {
+            await presented()
+            return
+        }
         DependencyValues.current.reportUnimplemented(
             "dismiss() was called outside the effects of a presented feature; nothing was dismissed",
             #fileID,
@@ -41,7 +54,7 @@ extension DismissEffect: DependencyKey {
             #line
         )
     }
-    /// As ``liveValue``: a presented feature's effects get a real one.
+    /// As ``liveValue``: it dismisses a presented feature in tests too.
     public static let testValue = liveValue
 }
 

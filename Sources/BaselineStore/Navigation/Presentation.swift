@@ -126,11 +126,10 @@ struct ChildEffects: Hashable, @unchecked Sendable {  // safety: see above
 }
 
 extension Effect {
-    /// The same effect, whose work sees a ``DismissEffect`` that calls `dismiss` with the work's `send`.
+    /// The same effect, whose work's ``DismissEffect`` calls `dismiss` with the work's `send`.
     func dismissing(_ dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Effect {
         wrappingRuns { send, work in
-            let values = DependencyValues.current.with { $0.dismiss = DismissEffect { await dismiss(send) } }
-            try await DependencyValues.$current.withValue(values) { try await work() }
+            try await DismissEffect.$presented.withValue({ await dismiss(send) }) { try await work() }
         }
     }
 }

@@ -1,5 +1,6 @@
 import BaselineConcurrency
 import BaselineHTTP
+import BaselineStore
 import BaselineTesting
 import Foundation
 import HTTPTypes
@@ -15,120 +16,55 @@ struct AppModelTests {
         AppModel(dependencies: try await fixture.dependencies())
     }
 
-    @Test func withoutAStoredSessionTheLoginScreenShows() async throws {
-        let app = try await makeApp()
-        #expect(app.screen == .launching)
-        await app.start()
-        #expect(app.screen == .login)
-        #expect(app.login != nil)
-        #expect(app.loginNotice == nil)
+    /// The presented login screen's store, as a screen gets it.
+    func loginStore(_ app: AppModel) throws -> Store<LoginFeature.State, LoginFeature.Action> {
+        let login = app.store.scope(state: \.login, action: { .login(.presented($0)) })
+        return try #require(login)
     }
 
-    @Test func aStoredSessionTheServerAcceptsGoesStraightIn() async throws {
+    @Test func theSessionServiceIsTheAppsOwn() async throws {
+        let app = try await makeApp()
+        #expect(app.store.screen == .launching)
+        await app.store.send(.start).finish()
+        #expect(app.store.screen == .login)
+        #expect(app.store.login == LoginFeature.State())
+        fixture.sessions.withLock { $0 = [.success(fixture.member)] }
+        await app.store.send(.start).finish()
+        #expect(app.store.screen == .main)
+    }
+
+    @Test func eachSessionGetsAFreshProfileOnThePhotosTab() async throws {
         fixture.sessions.withLock { $0 = [.success(fixture.member)] }
         let app = try await makeApp()
-        await app.start()
-        #expect(app.screen == .main)
-        #expect(app.login == nil)
-        #expect(app.tab == .photos)
-    }
-
-    @Test func anUnreachableServerCanBeRetried() async throws {
-        fixture.sessions.withLock {
-            $0 = [
-                .failure(HTTPClientError.transport(underlying: URLError(.cannotConnectToHost))),
-                .success(fixture.member),
-            ]
-        }
-        let app = try await makeApp()
-        await app.start()
-        guard case let .unavailable(message) = app.screen else {
-            Issue.record("expected the unavailable screen, got \(app.screen)")
-            return
-        }
-        #expect(message.contains("cannot be reached"))
-        #expect(fixture.logOuts.current == 0, "an unreachable server is no reason to forget the session")
-        await app.start()
-        #expect(app.screen == .main)
-    }
-
-    @Test func aRefreshThatCannotReachTheServerIsUnreachableToo() async throws {
-        let refresh = HTTPClientError.authenticationFailed(
-            .refreshFailed(underlying: LoginError.networkUnreachable(reason: "refused"))
-        )
-        fixture.sessions.withLock { $0 = [.failure(refresh)] }
-        let app = try await makeApp()
-        await app.start()
-        #expect(app.screen == .unavailable("The server cannot be reached (refused). Check that it runs, then retry."))
-    }
-
-    @Test func aServerErrorAtLaunchKeepsTheSession() async throws {
-        let failure = HTTPClientError.unacceptableStatus(HTTPResponse(status: .serviceUnavailable), body: Data())
-        fixture.sessions.withLock { $0 = [.failure(failure), .success(fixture.member)] }
-        let app = try await makeApp()
-        await app.start()
-        guard case let .unavailable(message) = app.screen else {
-            Issue.record("expected the unavailable screen, got \(app.screen)")
-            return
-        }
-        #expect(message.hasPrefix("The server could not check your session"))
-        #expect(fixture.logOuts.current == 0)
-        await app.start()
-        #expect(app.screen == .main)
-    }
-
-    @Test func aSessionTheServerRefusesIsForgottenAndTheLoginScreenSaysWhy() async throws {
-        let refused = HTTPClientError.authenticationFailed(.refreshFailed(underlying: LoginError.invalidCredentials))
-        fixture.sessions.withLock { $0 = [.failure(refused)] }
-        let app = try await makeApp()
-        await app.start()
-        #expect(app.screen == .login)
-        #expect(fixture.logOuts.current == 1)
-        #expect(app.loginNotice == "Your session has ended. Log in again.")
-    }
-
-    @Test func aSuccessfulLoginDismissesTheLoginScreen() async throws {
-        let app = try await makeApp()
-        await app.start()
-        let login = try #require(app.login)
-        login.id = "astro"
-        login.password = "stardust-42"
-        let pressed = Task { await login.loginButtonPressed() }
-        let call = try await fixture.auth.logIn.nextCall()
-        #expect(app.screen == .login)
-        call.resume()
-        await pressed.value
-        try await waitUntil(app) { $0.screen == .main }
-        #expect(app.login == nil)
-    }
-
-    @Test func loggingOutForgetsTheSessionAndShowsAFreshLoginScreen() async throws {
-        fixture.sessions.withLock { $0 = [.success(fixture.member)] }
-        let app = try await makeApp()
-        await app.start()
+        await app.store.send(.start).finish()
         let firstProfile = app.profile
-        app.tab = .profile
-        await app.logOut()
+        #expect(app.profile === firstProfile, "the same session keeps its profile")
+        app.store.binding(\.tab).value = .profile
+        await app.store.send(.logOutButtonTapped).finish()
         #expect(fixture.logOuts.current == 1)
-        #expect(app.screen == .login)
-        let login = try #require(app.login)
+        #expect(app.store.screen == .login)
+        let login = try loginStore(app)
         #expect(login.id.isEmpty && login.password.isEmpty)
-        // The next login starts a new profile, on the Photos tab.
-        login.id = "luna"
-        login.password = "moonwalk-1969"
-        let pressed = Task { await login.loginButtonPressed() }
-        try await fixture.auth.logIn.nextCall().resume()
-        await pressed.value
-        try await waitUntil(app) { $0.screen == .main }
+        // Typed through the bound fields, as a screen does.
+        login.binding(\.id).value = "luna"
+        login.binding(\.password).value = "moonwalk-1969"
+        let pressed = login.send(.loginButtonTapped)
+        let call = try await fixture.auth.logIn.nextCall()
+        #expect(call.arguments == Credentials(id: User.ID(rawValue: "luna"), password: "moonwalk-1969"))
+        #expect(app.store.screen == .login)
+        call.resume()
+        await pressed.finish()
+        #expect(app.store.screen == .main)
+        #expect(app.store.login == nil)
         #expect(app.profile !== firstProfile)
-        #expect(app.tab == .photos)
+        #expect(app.store.tab == .photos)
     }
 
     @Test func quittingAsksFirstWhileAPhotoIsBeingSaved() async throws {
         let downloads = fixture.holdDownloads(of: "/images/photo-1.png")
         fixture.sessions.withLock { $0 = [.success(fixture.member)] }
         let app = try await makeApp()
-        await app.start()
+        await app.store.send(.start).finish()
         #expect(app.requestQuit(), "nothing in flight: quit at once")
         await app.photos.refresh()
         let photo = try #require(app.photos.selectedPhoto)

@@ -1,4 +1,5 @@
 import BaselineConcurrency
+import BaselineStore
 import BaselineTesting
 import Foundation
 import SpacePhotosCore
@@ -33,12 +34,13 @@ struct AppSessionIntegrationTests {
     }
 
     func logIn(_ app: AppModel) async throws {
-        await app.start()
-        let login = try #require(app.login)
-        login.id = "astro"
-        login.password = "stardust-42"
-        await login.loginButtonPressed()
-        try await waitUntil(app) { $0.screen == .main }
+        await app.store.send(.start).finish()
+        let presented = app.store.scope(state: \.login, action: { .login(.presented($0)) })
+        let login = try #require(presented)
+        login.binding(\.id).value = "astro"
+        login.binding(\.password).value = "stardust-42"
+        await login.send(.loginButtonTapped).finish()
+        #expect(app.store.screen == .main)
     }
 
     @Test func theNextStartGoesStraightInAndAnExpiredTokenIsRefreshed() async throws {
@@ -52,8 +54,8 @@ struct AppSessionIntegrationTests {
         // A restart within the hour: straight in, with the same token.
         try await withServer(configure()) { server in
             let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
-            await app.start()
-            #expect(app.screen == .main)
+            await app.store.send(.start).finish()
+            #expect(app.store.screen == .main)
         }
         #expect(try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json")) == firstToken)
 
@@ -62,8 +64,8 @@ struct AppSessionIntegrationTests {
         clock.advance(by: 3_601)
         try await withServer(configure()) { server in
             let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
-            await app.start()
-            #expect(app.screen == .main)
+            await app.store.send(.start).finish()
+            #expect(app.store.screen == .main)
         }
         #expect(try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json")) != firstToken)
     }
@@ -78,9 +80,9 @@ struct AppSessionIntegrationTests {
         // The server restarted without its refresh tokens: the session is over.
         try await withServer(configure(keepsRefreshTokens: false)) { server in
             let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
-            await app.start()
-            #expect(app.screen == .login)
-            #expect(app.loginNotice == "Your session has ended. Log in again.")
+            await app.store.send(.start).finish()
+            #expect(app.store.screen == .login)
+            #expect(app.store.login?.notice == AppFeature.sessionEndedNotice)
         }
         #expect(!FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("id-token.json").path))
     }
@@ -96,9 +98,9 @@ struct AppSessionIntegrationTests {
         let app = AppModel(
             dependencies: try await .live(serverURL: URL(string: "http://127.0.0.1:1")!, dataDirectory: dataDirectory)
         )
-        await app.start()
-        guard case .unavailable = app.screen else {
-            Issue.record("expected the unavailable screen, got \(app.screen)")
+        await app.store.send(.start).finish()
+        guard case .unavailable = app.store.screen else {
+            Issue.record("expected the unavailable screen, got \(app.store.screen)")
             return
         }
         #expect(FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("id-token.json").path))

@@ -1,5 +1,6 @@
 import BaselineConcurrency
 import BaselineHTTP
+import BaselineStore
 import BaselineTesting
 import Foundation
 import HTTPTypes
@@ -296,18 +297,24 @@ struct LoginIntegrationTests {
             let client = server.client
             let store = IDTokenStore(fileURL: directory.appendingPathComponent("id-token.json"))
             let auth = AuthService(authAPI: AuthAPI(client: client), memberAPI: MemberAPI(client: client), store: store)
-            let model = LoginViewModel(authService: auth)
+            let dismissals = LockedValue(0)
+            let login = Store(initialState: LoginFeature.State()) {
+                LoginFeature()
+            } withDependencies: {
+                $0.session.logIn = { id, password in try await auth.logIn(for: id, with: password) }
+                $0.dismiss = DismissEffect { dismissals.withLock { $0 += 1 } }
+            }
 
-            model.id = astro.id
-            model.password = "wrong"
-            await model.loginButtonPressed()
-            #expect(model.loginErrorMessage == .invalidCredentials)
+            login.binding(\.id).value = astro.id
+            login.binding(\.password).value = "wrong"
+            await login.send(.loginButtonTapped).finish()
+            #expect(login.errorMessage == .invalidCredentials)
+            #expect(dismissals.current == 0)
 
-            model.password = astro.password
-            await model.loginButtonPressed()
-            #expect(model.loginErrorMessage == nil)
-            var dismissals = model.dismissals.makeAsyncIterator()
-            #expect(await dismissals.next() != nil)
+            login.binding(\.password).value = astro.password
+            await login.send(.loginButtonTapped).finish()
+            #expect(login.errorMessage == nil)
+            #expect(dismissals.current == 1)
             let member = try await auth.currentMember()
             #expect(member.nickname == astro.nickname)
         }

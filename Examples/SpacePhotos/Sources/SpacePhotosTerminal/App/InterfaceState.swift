@@ -1,3 +1,4 @@
+import BaselineStore
 import Observation
 import SpacePhotosCore
 import TerminalUI
@@ -8,12 +9,6 @@ import TerminalUI
 @MainActor
 @Observable
 public final class InterfaceState {
-    /// The login screen's focused field.
-    public enum LoginField: Sendable {
-        case id
-        case password
-    }
-
     /// Where keys go on the To-dos tab (editing an item is the model's
     /// ``TodoListViewModel/editingID``).
     public enum TodoFocus: Sendable {
@@ -29,19 +24,6 @@ public final class InterfaceState {
         case todoEdit
     }
 
-    /// The focused login field; each new login screen starts on the ID.
-    public var loginField: LoginField {
-        get { loginFieldOwner != nil && loginFieldOwner === currentLogin ? storedLoginField : .id }
-        set {
-            storedLoginField = newValue
-            loginFieldOwner = currentLogin
-        }
-    }
-    private var storedLoginField: LoginField = .id
-    /// Weak: a new model at a freed one's address must not inherit its focus.
-    @ObservationIgnored private weak var loginFieldOwner: LoginViewModel?
-    /// The login screen's model the interface shows now.
-    @ObservationIgnored public weak var currentLogin: LoginViewModel?
     /// Whether keys on the To-dos tab move in the list or type into the new
     /// item's field; the list has them at first.
     public var todoFocus: TodoFocus = .list
@@ -56,7 +38,7 @@ public final class InterfaceState {
     /// Each list's height in the last frame, for Page Up and Page Down.
     @ObservationIgnored public var listHeights: [AppTab: Int] = [:]
 
-    /// A fresh interface: login on the ID field, the to-do list focused, every
+    /// A fresh interface: the to-do list focused, every
     /// cursor at its field's end, every list at its top.
     public init() {}
 
@@ -75,6 +57,21 @@ public final class InterfaceState {
         if case let .truncated(dropped) = result {
             notice = "The field holds \(limit) characters: \(dropped) were left out."
         }
+        return result
+    }
+
+    /// Applies an editing key to a store's bound field (``Store/binding(_:)``),
+    /// which is sent its new value only when the key changed it.
+    @discardableResult
+    public func edit(
+        _ event: InputEvent,
+        _ binding: StoreBinding<String>,
+        field: Field,
+        limit: Int
+    ) -> TextEditing.Result {
+        var text = binding.value
+        let result = edit(event, &text, field: field, limit: limit)
+        if text != binding.value { binding.value = text }
         return result
     }
 }

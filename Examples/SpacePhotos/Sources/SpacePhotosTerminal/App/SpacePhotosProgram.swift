@@ -2,7 +2,7 @@ import SpacePhotosCore
 import TerminalUI
 
 /// The SpacePhotos terminal app: the ``AppModel`` drawn as screens, and keys
-/// turned into calls on its models.
+/// turned into calls on its models and actions sent to its stores.
 ///
 /// ```swift
 /// let program = SpacePhotosProgram(app: AppModel(dependencies: dependencies))
@@ -29,24 +29,24 @@ public final class SpacePhotosProgram: TerminalProgram {
     /// The work keys started (logins, saves, refreshes).
     public let actions = ActionTasks()
 
-    /// The terminal front end of `app`; the first frame starts it (`AppModel.start()`).
+    /// The terminal front end of `app`; the first frame starts it (`AppFeature.Action.start`).
     public init(app: AppModel) {
         self.app = app
     }
 
-    /// Draws the screen `AppModel.screen` says, with its key hints, and the quit
+    /// Draws the screen `AppFeature.State.screen` says, with its key hints, and the quit
     /// dialog over it; a terminal smaller than ``minimumSize`` gets a notice instead.
     public func render(_ context: RenderContext) -> Frame {
         var frame = Frame(context.makeBuffer())
         // `.task` on the root view: check the stored session once.
-        frame.task(id: "start") { [app] in await app.start() }
+        frame.task(id: "start") { [store = app.store] in await store.send(.start).finish() }
         let size = context.size
         guard size.columns >= Self.minimumSize.columns, size.rows >= Self.minimumSize.rows else {
             TooSmallScreen.draw(into: &frame, size: size, minimum: Self.minimumSize)
             return frame
         }
         let bounds = frame.buffer.bounds
-        switch app.screen {
+        switch app.store.screen {
         case .launching, .unavailable:
             let screen = LaunchScreen(app: app)
             screen.draw(
@@ -56,8 +56,8 @@ public final class SpacePhotosProgram: TerminalProgram {
             )
             frame.buffer.drawHints(screen.hints, row: bounds.height - 1, width: bounds.width)
         case .login:
-            guard let login = app.login else { break }
-            let screen = LoginScreen(model: login, notice: app.loginNotice, ui: ui)
+            guard let login = app.store.scope(state: \.login, action: { .login(.presented($0)) }) else { break }
+            let screen = LoginScreen(store: login, ui: ui)
             screen.draw(
                 into: &frame,
                 in: Rect(x: 0, y: 0, width: bounds.width, height: bounds.height - 2),
@@ -115,14 +115,16 @@ public final class SpacePhotosProgram: TerminalProgram {
             default: break
             }
         }
-        switch app.screen {
+        switch app.store.screen {
         case .launching, .unavailable:
             guard case let .key(press) = event else { return .continue }
             if press == KeyPress(.character("q")) { return .quit }
             _ = LaunchScreen(app: app).handle(press, actions: actions)
         case .login:
-            guard let login = app.login else { return .continue }
-            LoginScreen(model: login, notice: app.loginNotice, ui: ui).handle(event, actions: actions)
+            guard let login = app.store.scope(state: \.login, action: { .login(.presented($0)) }) else {
+                return .continue
+            }
+            LoginScreen(store: login, ui: ui).handle(event, actions: actions)
         case .main:
             let wantsToQuit = MainScreen(app: app, ui: ui, images: images).handle(event, actions: actions)
             if wantsToQuit, app.requestQuit() { return .quit }

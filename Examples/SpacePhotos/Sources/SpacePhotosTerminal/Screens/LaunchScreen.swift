@@ -8,7 +8,7 @@ struct LaunchScreen {
     let app: AppModel
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
-        switch app.screen {
+        switch app.store.screen {
         case let .unavailable(message):
             let lines = TextWrapping.lines(of: message, width: min(rect.width - 4, 70))
             let top = rect.y + max(0, (rect.height - lines.count - 2) / 2)
@@ -24,7 +24,7 @@ struct LaunchScreen {
     }
 
     var hints: [KeyHint] {
-        if case .unavailable = app.screen {
+        if case .unavailable = app.store.screen {
             return [KeyHint("r", "retry"), KeyHint("q", "quit")]
         }
         return [KeyHint("Ctrl-C", "quit")]
@@ -32,8 +32,8 @@ struct LaunchScreen {
 
     /// Keys of the launch screens; `true` when the key was theirs.
     func handle(_ press: KeyPress, actions: ActionTasks) -> Bool {
-        guard case .unavailable = app.screen, press == KeyPress(.character("r")) else { return false }
-        actions.start { [app] in await app.start() }
+        guard case .unavailable = app.store.screen, press == KeyPress(.character("r")) else { return false }
+        actions.start { [store = app.store] in await store.send(.start).finish() }
         return true
     }
 }

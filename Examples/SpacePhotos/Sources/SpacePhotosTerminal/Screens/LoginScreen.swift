@@ -1,3 +1,4 @@
+import BaselineStore
 import SpacePhotosCore
 import TerminalUI
 
@@ -6,23 +7,22 @@ import TerminalUI
 /// in-flight state, and the failure shown in place.
 @MainActor
 struct LoginScreen {
-    let model: LoginViewModel
-    let notice: String?
+    let store: Store<LoginFeature.State, LoginFeature.Action>
     let ui: InterfaceState
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
-        ui.currentLogin = model
+        let model = store.state
         let box = rect.centered(width: 56, height: 14)
         frame.buffer.fill(box)
         frame.buffer.drawBox(box, title: "Log in to SpacePhotos", style: Theme.secondary)
         let inner = box.inset(top: 2, left: 3, bottom: 1, right: 3)
         let labelWidth = 10
         let fieldWidth = inner.width - labelWidth
-        frame.buffer.write("ID", at: inner.x, inner.y, style: ui.loginField == .id ? Theme.title : .plain)
+        frame.buffer.write("ID", at: inner.x, inner.y, style: model.focus == .id ? Theme.title : .plain)
         TextFieldView(
             text: model.id,
             cursor: ui.cursor(.loginID, in: model.id),
-            isFocused: ui.loginField == .id && !model.isLoggingIn,
+            isFocused: model.focus == .id && !model.isLoggingIn,
             placeholder: "your member ID",
             style: Theme.field
         ).draw(in: Rect(x: inner.x + labelWidth, y: inner.y, width: fieldWidth, height: 1), on: &frame.buffer)
@@ -30,12 +30,12 @@ struct LoginScreen {
             "Password",
             at: inner.x,
             inner.y + 2,
-            style: ui.loginField == .password ? Theme.title : .plain
+            style: model.focus == .password ? Theme.title : .plain
         )
         TextFieldView(
             text: model.password,
             cursor: ui.cursor(.loginPassword, in: model.password),
-            isFocused: ui.loginField == .password && !model.isLoggingIn,
+            isFocused: model.focus == .password && !model.isLoggingIn,
             isSecure: true,
             style: Theme.field
         ).draw(in: Rect(x: inner.x + labelWidth, y: inner.y + 2, width: fieldWidth, height: 1), on: &frame.buffer)
@@ -48,9 +48,9 @@ struct LoginScreen {
             frame.buffer.drawButton("Log in", at: inner.x + labelWidth, buttonRow, enabled: model.isLoginButtonEnabled)
         }
         let messageRect = Rect(x: inner.x, y: buttonRow + 2, width: inner.width, height: 3)
-        if let message = model.loginErrorMessage {
+        if let message = model.errorMessage {
             frame.buffer.writeWrapped(message.text, in: messageRect, style: Theme.error)
-        } else if let notice {
+        } else if let notice = model.notice {
             frame.buffer.writeWrapped(notice, in: messageRect, style: Theme.notice)
         } else if !model.isLoggingIn {
             frame.buffer.writeWrapped("Demo member: astro / stardust-42", in: messageRect, style: Theme.secondary)
@@ -64,33 +64,34 @@ struct LoginScreen {
     /// Typing goes to the focused field; Tab and the arrows move between
     /// them; Enter on the ID goes to the password, on the password logs in.
     func handle(_ event: InputEvent, actions: ActionTasks) {
-        ui.currentLogin = model
+        let model = store.state
         guard !model.isLoggingIn else { return }
         if case let .key(press) = event {
             switch press.key {
             case .tab, .backTab, .up, .down:
-                ui.loginField = ui.loginField == .id ? .password : .id
+                store.binding(\.focus).value = model.focus == .id ? .password : .id
                 return
             case .enter:
-                if ui.loginField == .id, model.password.isEmpty {
-                    ui.loginField = .password
+                if model.focus == .id, model.password.isEmpty {
+                    store.binding(\.focus).value = .password
                 } else if model.isLoginButtonEnabled {
-                    actions.start { [model] in await model.loginButtonPressed() }
+                    actions.start { [store] in await store.send(.loginButtonTapped).finish() }
                 }
                 return
             default:
                 break
             }
         }
-        switch ui.loginField {
+        switch model.focus {
         case .id:
-            var id = model.id
-            ui.edit(event, &id, field: .loginID, limit: LoginViewModel.maximumIDLength)
-            if id != model.id { model.id = id }
+            ui.edit(event, store.binding(\.id), field: .loginID, limit: LoginFeature.State.maximumIDLength)
         case .password:
-            var password = model.password
-            ui.edit(event, &password, field: .loginPassword, limit: LoginViewModel.maximumPasswordLength)
-            if password != model.password { model.password = password }
+            ui.edit(
+                event,
+                store.binding(\.password),
+                field: .loginPassword,
+                limit: LoginFeature.State.maximumPasswordLength
+            )
         }
     }
 }

@@ -18,7 +18,7 @@ struct MainScreen {
         frame.task(id: "catalog") { [photos = app.photos] in await photos.refresh() }
         frame.task(id: "profile \(ObjectIdentifier(app.profile))") { [profile = app.profile] in await profile.load() }
 
-        switch app.tab {
+        switch app.store.tab {
         case .photos:
             PhotosScreen(browser: app.photos, ui: ui, images: images).draw(into: &frame, in: content, tick: tick)
         case .saved: SavedScreen(browser: app.saved, ui: ui, images: images).draw(into: &frame, in: content, tick: tick)
@@ -35,7 +35,7 @@ struct MainScreen {
         x += frame.buffer.write("SpacePhotos ", at: x, 0, style: Theme.accent)
         for (index, tab) in AppTab.allCases.enumerated() {
             let label = " \(index + 1) \(tab.title) "
-            x += frame.buffer.write(label, at: x, 0, style: tab == app.tab ? Theme.activeTab : .plain) + 1
+            x += frame.buffer.write(label, at: x, 0, style: tab == app.store.tab ? Theme.activeTab : .plain) + 1
         }
         if let nickname = app.profile.member?.nickname {
             let text = "★ \(nickname)"
@@ -51,7 +51,7 @@ struct MainScreen {
             return
         }
         let error: String? =
-            switch app.tab {
+            switch app.store.tab {
             case .photos, .saved: app.photos.saved.errorMessage
             case .todos: app.todos.errorMessage
             case .counter, .profile: nil
@@ -62,12 +62,12 @@ struct MainScreen {
     }
 
     var isTyping: Bool {
-        app.tab == .todos && TodosScreen(model: app.todos, ui: ui).isTyping
+        app.store.tab == .todos && TodosScreen(model: app.todos, ui: ui).isTyping
     }
 
     var hints: [KeyHint] {
         let tabHints: [KeyHint] =
-            switch app.tab {
+            switch app.store.tab {
             case .photos: PhotosScreen(browser: app.photos, ui: ui, images: images).hints
             case .saved: SavedScreen(browser: app.saved, ui: ui, images: images).hints
             case .todos: TodosScreen(model: app.todos, ui: ui).hints
@@ -80,28 +80,28 @@ struct MainScreen {
 
     /// Keys of the main screen. Returns whether `q` asked to quit.
     func handle(_ event: InputEvent, actions: ActionTasks) -> Bool {
-        if app.tab == .todos, isTyping {
+        if app.store.tab == .todos, isTyping {
             TodosScreen(model: app.todos, ui: ui).handle(event, actions: actions)
             return false
         }
         guard case let .key(press) = event else { return false }
         switch press.key {
         case .tab:
-            app.tab = app.tab.next
+            app.store.binding(\.tab).value = app.store.tab.next
             return false
         case .backTab:
-            app.tab = app.tab.previous
+            app.store.binding(\.tab).value = app.store.tab.previous
             return false
         case let .character(character) where press.modifiers.isEmpty:
             if let digit = character.wholeNumberValue, (1...AppTab.allCases.count).contains(digit) {
-                app.tab = AppTab.allCases[digit - 1]
+                app.store.binding(\.tab).value = AppTab.allCases[digit - 1]
                 return false
             }
             if character == "q" { return true }
         default:
             break
         }
-        switch app.tab {
+        switch app.store.tab {
         case .photos: _ = PhotosScreen(browser: app.photos, ui: ui, images: images).handle(press, actions: actions)
         case .saved: _ = SavedScreen(browser: app.saved, ui: ui, images: images).handle(press, actions: actions)
         case .todos: TodosScreen(model: app.todos, ui: ui).handle(event, actions: actions)

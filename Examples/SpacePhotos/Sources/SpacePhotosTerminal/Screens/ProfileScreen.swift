@@ -38,7 +38,7 @@ struct ProfileScreen {
             }
         }
         frame.buffer.drawButton("Log out", at: inner.x, inner.maxY - 1, enabled: true)
-        if let error = app.errorMessage {
+        if let error = app.store.logOutErrorMessage {
             frame.buffer.write(error, at: inner.x + 14, inner.maxY - 1, style: Theme.error, maxWidth: inner.width - 14)
         }
     }
@@ -52,7 +52,7 @@ struct ProfileScreen {
         case .character("r"):
             actions.start { [model] in await model.load() }
         case .character("o"):
-            actions.start { [app] in await app.logOut() }
+            actions.start { [store = app.store] in await store.send(.logOutButtonTapped).finish() }
         default:
             return false
         }

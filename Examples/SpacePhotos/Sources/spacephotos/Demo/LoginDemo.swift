@@ -1,5 +1,6 @@
 import ArgumentParser
 import BaselineHTTP
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 import SpacePhotosServer
@@ -30,24 +31,22 @@ struct LoginDemo {
         let demo = DemoUser.demo
 
         narrator.section("Login (seed 000)")
-        let watched = WatchedAuthService(base: auth)
-        let model = LoginViewModel(authService: watched)
-        watched.onLogIn = { [narrator] in
-            narrator.step("In flight: the login button is \(model.isLoginButtonEnabled ? "enabled" : "disabled").")
-        }
-        model.id = demo.id
-        model.password = demo.password
-        narrator.step("Logging in as \(demo.id) through LoginViewModel…")
-        await model.loginButtonPressed()
-        var dismissals = model.dismissals.makeAsyncIterator()
-        if model.loginErrorMessage == nil, await dismissals.next() != nil {
-            narrator.result(
-                "Logged in; the screen asks to be dismissed. Button enabled again: \(model.isLoginButtonEnabled)."
+        // The app's navigation store, with its login screen presented.
+        let app = Store(initialState: AppFeature.State(screen: .login, login: LoginFeature.State())) {
+            AppFeature()
+        } withDependencies: {
+            $0.session = SessionClient(
+                restore: { try await auth.currentMember() },
+                logIn: { id, password in try await auth.logIn(for: id, with: password) },
+                logOut: { try await auth.logOut() }
             )
-        } else {
-            narrator.result("Unexpected: \(model.loginErrorMessage?.text ?? "no dismissal")")
+        }
+        try await logIn(app, id: demo.id, password: demo.password)
+        guard app.screen == .main, app.login == nil else {
+            narrator.result("Unexpected: \(app.login?.errorMessage?.text ?? "no dismissal")")
             throw ExitCode.failure
         }
+        narrator.result("Logged in; the login screen dismissed itself and the main screen shows.")
         let mode = try FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? NSNumber
         narrator.result(
             "Token stored at \(store.fileURL.lastPathComponent), mode \(String(mode?.intValue ?? 0, radix: 8))."
@@ -72,39 +71,37 @@ struct LoginDemo {
             "5 concurrent requests got 401, then \(again.count) profiles after \(await tokens.refreshCount) refresh via POST /auth/refresh."
         )
 
-        narrator.section("A wrong password")
-        model.password = "not-the-password"
-        await model.loginButtonPressed()
-        narrator.result("The screen shows: \"\(model.loginErrorMessage?.text ?? "nothing")\"")
+        narrator.section("Log out, then a wrong password")
+        await app.send(.logOutButtonTapped).finish()
+        narrator.step("Logged out: the screen is \(app.screen), with a fresh login form.")
+        try await logIn(app, id: demo.id, password: "not-the-password")
+        narrator.result("The screen shows: \"\(app.login?.errorMessage?.text ?? "nothing")\"")
 
         narrator.section("The legacy callback API, bridged to async")
         let legacy = LegacyAuthAPI(baseURL: baseURL)
         let token = try await legacy.logIn(for: User.ID(rawValue: demo.id), with: demo.password)
         narrator.result("Received \(token) — tokens print redacted, even in logs.")
 
-        narrator.section("Log out")
-        try await auth.logOut()
+        narrator.section("Logged out")
         do {
             _ = try await auth.currentMember()
         } catch AuthServiceError.notLoggedIn {
             narrator.result("Token cleared; the member profile now needs a login.")
         }
     }
-}
 
-/// Passes logins on to the real service, telling the demo when one starts, so
-/// the narration can show the screen's state while the request is in flight.
-@MainActor
-private final class WatchedAuthService: AuthServiceProtocol {
-    let base: AuthService
-    var onLogIn: () -> Void = {}
-
-    init(base: AuthService) {
-        self.base = base
-    }
-
-    nonisolated func logIn(for id: User.ID, with password: String) async throws {
-        await MainActor.run { onLogIn() }
-        try await base.logIn(for: id, with: password)
+    /// Types into the presented login form's bound fields and presses Log in.
+    @MainActor
+    private func logIn(_ app: Store<AppFeature.State, AppFeature.Action>, id: String, password: String) async throws {
+        guard let login = app.scope(state: \.login, action: { .login(.presented($0)) }) else {
+            narrator.result("Unexpected: no login screen")
+            throw ExitCode.failure
+        }
+        login.binding(\.id).value = id
+        login.binding(\.password).value = password
+        narrator.step("Logging in as \(id) through LoginFeature…")
+        let attempt = login.send(.loginButtonTapped)
+        narrator.step("In flight: the login button is \(login.isLoginButtonEnabled ? "enabled" : "disabled").")
+        await attempt.finish()
     }
 }

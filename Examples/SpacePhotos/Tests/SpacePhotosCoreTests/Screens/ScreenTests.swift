@@ -27,7 +27,7 @@ struct ScreenTests {
         let dependencies = try await fixture.dependencies()
         try await prepare(dependencies)
         let app = AppModel(dependencies: dependencies)
-        await app.start()
+        await app.store.send(.start).finish()
         return SpacePhotosProgram(app: app)
     }
 
