@@ -52,6 +52,10 @@ enum TerminalBenchmarks {
         login.binding(\.password).value = DemoUser.demo.password
         await login.send(.loginButtonTapped).finish()
         guard app.store.screen == .main else { throw BenchmarkError.setup("the login failed") }
+        // The main screen's `.task`, which this loop-less harness runs itself.
+        let todoObservation = app.todos.send(.observe)
+        defer { todoObservation.cancel() }
+        try await waitUntil(app.todos) { $0.todos.count == 10_000 }
 
         let context = RenderContext(size: TerminalSize(columns: 200, rows: 60))
         await app.photos.refresh()
@@ -80,7 +84,7 @@ enum TerminalBenchmarks {
         let scrollStep = {
             if app.todos.selectedIndex == app.todos.todos.count - 1 { step = -1 }
             if app.todos.selectedIndex == 0 { step = 1 }
-            app.todos.moveSelection(by: step)
+            app.todos.send(.moveSelection(by: step))
             let frame = program.render(context)
             _ = encoder.encode(frame.buffer, over: previous)
             previous = frame.buffer
@@ -142,7 +146,8 @@ enum TerminalBenchmarks {
         // 150 characters: the field (190 columns) does not scroll yet.
         let typing = try await Measurement.run("render + diff, one character typed", iterations: 150, warmup: 0) {
         } body: { _ in
-            app.todos.draft.append(letters[app.todos.draft.count % letters.count])
+            let draft = app.todos.draft
+            app.todos.binding(\.draft).value = draft + String(letters[draft.count % letters.count])
             let frame = program.render(context)
             lineBytes.append(encoder.encode(frame.buffer, over: previous).count)
             previous = frame.buffer

@@ -24,8 +24,9 @@ public final class AppModel {
     public let photos: PhotoBrowser
     /// The Saved tab.
     public let saved: SavedPhotoBrowser
-    /// The To-dos tab.
-    public let todos: TodoListViewModel
+    /// The To-dos tab (seed 001, on BaselineStore); send it
+    /// ``TodoList/Action/observe`` while it shows.
+    public let todos: Store<TodoList.State, TodoList.Action>
     /// The Counter tab (seed 003, on BaselineStore).
     public let counter: Store<FactCounter.State, FactCounter.Action>
 
@@ -44,7 +45,7 @@ public final class AppModel {
             pipeline: dependencies.pipeline
         )
         saved = SavedPhotoBrowser(saved: savedPhotos)
-        todos = TodoListViewModel(repository: dependencies.todos)
+        todos = Store(initialState: TodoList.State()) { TodoList(repository: dependencies.todos) }
         counter = Store(initialState: FactCounter.State()) { FactCounter(factClient: dependencies.facts) }
         store = Store(initialState: AppFeature.State()) {
             AppFeature()

@@ -10,7 +10,7 @@ import TerminalUI
 @Observable
 public final class InterfaceState {
     /// Where keys go on the To-dos tab (editing an item is the model's
-    /// ``TodoListViewModel/editingID``).
+    /// ``TodoList/State/editor``).
     public enum TodoFocus: Sendable {
         case list
         case draft

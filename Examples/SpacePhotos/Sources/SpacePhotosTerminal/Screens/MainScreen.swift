@@ -14,15 +14,16 @@ struct MainScreen {
         drawTabBar(into: &frame, width: bounds.width)
         let content = Rect(x: 0, y: 2, width: bounds.width, height: bounds.height - 4)
         // Loads a view would start in `.task` when the main screen appears:
-        // the catalog, and this session's profile.
+        // the catalog, the to-do list's observation, and this session's profile.
         frame.task(id: "catalog") { [photos = app.photos] in await photos.refresh() }
+        frame.task(id: "todos") { [todos = app.todos] in await todos.send(.observe).finish() }
         frame.task(id: "profile \(ObjectIdentifier(app.profile))") { [profile = app.profile] in await profile.load() }
 
         switch app.store.tab {
         case .photos:
             PhotosScreen(browser: app.photos, ui: ui, images: images).draw(into: &frame, in: content, tick: tick)
         case .saved: SavedScreen(browser: app.saved, ui: ui, images: images).draw(into: &frame, in: content, tick: tick)
-        case .todos: TodosScreen(model: app.todos, ui: ui).draw(into: &frame, in: content, tick: tick)
+        case .todos: TodosScreen(store: app.todos, ui: ui).draw(into: &frame, in: content, tick: tick)
         case .counter: CounterScreen(store: app.counter).draw(into: &frame, in: content, tick: tick)
         case .profile: ProfileScreen(model: app.profile, app: app).draw(into: &frame, in: content, tick: tick)
         }
@@ -62,7 +63,7 @@ struct MainScreen {
     }
 
     var isTyping: Bool {
-        app.store.tab == .todos && TodosScreen(model: app.todos, ui: ui).isTyping
+        app.store.tab == .todos && TodosScreen(store: app.todos, ui: ui).isTyping
     }
 
     var hints: [KeyHint] {
@@ -70,7 +71,7 @@ struct MainScreen {
             switch app.store.tab {
             case .photos: PhotosScreen(browser: app.photos, ui: ui, images: images).hints
             case .saved: SavedScreen(browser: app.saved, ui: ui, images: images).hints
-            case .todos: TodosScreen(model: app.todos, ui: ui).hints
+            case .todos: TodosScreen(store: app.todos, ui: ui).hints
             case .counter: CounterScreen(store: app.counter).hints
             case .profile: ProfileScreen(model: app.profile, app: app).hints
             }
@@ -81,7 +82,7 @@ struct MainScreen {
     /// Keys of the main screen. Returns whether `q` asked to quit.
     func handle(_ event: InputEvent, actions: ActionTasks) -> Bool {
         if app.store.tab == .todos, isTyping {
-            TodosScreen(model: app.todos, ui: ui).handle(event, actions: actions)
+            TodosScreen(store: app.todos, ui: ui).handle(event, actions: actions)
             return false
         }
         guard case let .key(press) = event else { return false }
@@ -104,7 +105,7 @@ struct MainScreen {
         switch app.store.tab {
         case .photos: _ = PhotosScreen(browser: app.photos, ui: ui, images: images).handle(press, actions: actions)
         case .saved: _ = SavedScreen(browser: app.saved, ui: ui, images: images).handle(press, actions: actions)
-        case .todos: TodosScreen(model: app.todos, ui: ui).handle(event, actions: actions)
+        case .todos: TodosScreen(store: app.todos, ui: ui).handle(event, actions: actions)
         case .counter: _ = CounterScreen(store: app.counter).handle(press, actions: actions)
         case .profile: _ = ProfileScreen(model: app.profile, app: app).handle(press, actions: actions)
         }

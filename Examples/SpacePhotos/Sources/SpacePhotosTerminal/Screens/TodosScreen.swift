@@ -1,3 +1,4 @@
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 import TerminalUI
@@ -7,10 +8,11 @@ import TerminalUI
 /// 10,000 items scroll as fast as ten.
 @MainActor
 struct TodosScreen {
-    let model: TodoListViewModel
+    let store: Store<TodoList.State, TodoList.Action>
     let ui: InterfaceState
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
+        let model = store.state
         let todos = model.todos
         frame.buffer.drawBox(rect, title: "To-dos (\(todos.count))")
         let inner = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
@@ -36,11 +38,11 @@ struct TodosScreen {
             let row = listRect.row(line)
             let number = "#" + String(todo.id ?? 0)
             let label = number.padding(toLength: numberWidth + 1, withPad: " ", startingAt: 0)
-            if todo.id == model.editingID {
+            if let editor = model.editor, todo.id == editor.id {
                 frame.buffer.write(label, at: row.x, row.y, style: Theme.accent)
                 TextFieldView(
-                    text: model.editText,
-                    cursor: ui.cursor(.todoEdit, in: model.editText),
+                    text: editor.text,
+                    cursor: ui.cursor(.todoEdit, in: editor.text),
                     isFocused: true,
                     style: Theme.field
                 ).draw(in: row.inset(left: numberWidth + 2), on: &frame.buffer)
@@ -57,13 +59,13 @@ struct TodosScreen {
         TextFieldView(
             text: model.draft,
             cursor: ui.cursor(.todoDraft, in: model.draft),
-            isFocused: ui.todoFocus == .draft && model.editingID == nil,
+            isFocused: ui.todoFocus == .draft && model.editor == nil,
             placeholder: "press a to add a to-do",
             style: Theme.field
         ).draw(in: Rect(x: inner.x + 5, y: draftRow, width: inner.width - 5, height: 1), on: &frame.buffer)
 
-        if let pending = model.pendingDeletion {
-            drawDeletionDialog(for: pending, into: &frame, over: rect)
+        if let deletion = model.deletion {
+            drawDeletionDialog(for: deletion.todo, into: &frame, over: rect)
         }
     }
 
@@ -81,10 +83,11 @@ struct TodosScreen {
     }
 
     var hints: [KeyHint] {
-        if model.pendingDeletion != nil {
+        let model = store.state
+        if model.deletion != nil {
             return [KeyHint("y", "delete"), KeyHint("n Esc", "keep")]
         }
-        if model.editingID != nil {
+        if model.editor != nil {
             return [KeyHint("Enter", "save"), KeyHint("Esc", "cancel"), KeyHint("← →", "move")]
         }
         if ui.todoFocus == .draft {
@@ -95,48 +98,47 @@ struct TodosScreen {
 
     /// Whether keys go to a text field (global keys such as `q` must not act).
     var isTyping: Bool {
-        model.editingID != nil || ui.todoFocus == .draft || model.pendingDeletion != nil
+        let model = store.state
+        return model.editor != nil || ui.todoFocus == .draft || model.deletion != nil
     }
 
     func handle(_ event: InputEvent, actions: ActionTasks) {
-        if model.pendingDeletion != nil {
+        let model = store.state
+        if model.deletion != nil {
             guard case let .key(press) = event else { return }
             switch press.key {
-            case .character("y"): actions.start { [model] in await model.confirmDeletion() }
-            case .character("n"), .escape: model.cancelDeletion()
+            case .character("y"):
+                actions.start { [store] in await store.send(.deletion(.presented(.confirmTapped))).finish() }
+            case .character("n"), .escape: store.send(.deletion(.dismiss))
             default: break
             }
             return
         }
-        if model.editingID != nil {
+        if model.editor != nil, let editor = store.scope(state: \.editor, action: { .editor(.presented($0)) }) {
             switch event {
             case .key(KeyPress(.enter)):
-                actions.start { [model] in await model.commitEditing() }
+                actions.start { await editor.send(.saveTapped).finish() }
             case .key(KeyPress(.escape)):
-                model.cancelEditing()
+                store.send(.editor(.dismiss))
             default:
-                var text = model.editText
-                ui.edit(event, &text, field: .todoEdit, limit: Todo.maximumTextLength)
-                if text != model.editText { model.editText = text }
+                ui.edit(event, editor.binding(\.text), field: .todoEdit, limit: Todo.maximumTextLength)
             }
             return
         }
         if ui.todoFocus == .draft {
             switch event {
             case .key(KeyPress(.enter)):
-                actions.start { [model] in await model.submitDraft() }
+                actions.start { [store] in await store.send(.submitDraft).finish() }
             case .key(KeyPress(.escape)):
                 ui.todoFocus = .list
             default:
-                var text = model.draft
-                ui.edit(event, &text, field: .todoDraft, limit: Todo.maximumTextLength)
-                if text != model.draft { model.draft = text }
+                ui.edit(event, store.binding(\.draft), field: .todoDraft, limit: Todo.maximumTextLength)
             }
             return
         }
         guard case let .key(press) = event else { return }
         if let offset = ListNavigation.offset(for: press, pageSize: ui.pageSize(of: .todos)) {
-            model.moveSelection(by: offset)
+            store.send(.moveSelection(by: offset))
             return
         }
         switch press.key {
@@ -144,11 +146,11 @@ struct TodosScreen {
             ui.todoFocus = .draft
         case .enter, .character("e"):
             if let id = model.selectedTodo?.id {
-                model.beginEditing(id: id)
+                store.send(.editTapped(id: id))
                 ui.cursors[.todoEdit] = nil  // the cursor starts at the end
             }
         case .character("d"), .delete:
-            if let id = model.selectedTodo?.id { model.requestDeletion(id: id) }
+            if let id = model.selectedTodo?.id { store.send(.deleteTapped(id: id)) }
         default:
             break
         }

@@ -1,10 +1,12 @@
+import ArgumentParser
 import BaselineConcurrency
 import BaselinePersistence
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 
-/// Seed 001's to-do list: add, edit in place, delete, a refused empty item,
-/// and the list following a write made by another actor.
+/// Seed 001's to-do list: add, edit in place, delete after a confirmation, a
+/// refused empty item, and the list following a write made by another actor.
 struct TodoDemo {
     let dataDirectory: URL
     let narrator: Narrator
@@ -15,38 +17,52 @@ struct TodoDemo {
         let url = dataDirectory.appendingPathComponent("todos.sqlite")
         let database = try await SQLiteDatabase.open(at: url, migrator: TodoSchema.migrator)
         let repository = TodoRepository(database: database)
-        let model = TodoListViewModel(repository: repository)
-        try await waitUntil(model) { $0.isLoaded }
-        narrator.step("A database in WAL mode at \(url.lastPathComponent); the list model observes it.")
+        let store = Store(initialState: TodoList.State()) { TodoList(repository: repository) }
+        let observation = store.send(.observe)
+        defer { observation.cancel() }
+        try await waitUntil(store) { $0.isLoaded }
+        narrator.step("A database in WAL mode at \(url.lastPathComponent); the list's store observes it.")
 
         for text in ["Look up tonight's sky", "Clean the telescope lens", "Print the Orion photo"] {
-            await model.add(text)
+            store.binding(\.draft).value = text
+            await store.send(.submitDraft).finish()
         }
-        try await waitUntil(model) { $0.todos.count == 3 }
-        show(model)
+        try await waitUntil(store) { $0.todos.count == 3 }
+        show(store.todos)
 
-        let lens = model.todos[1]
-        model.select(lens.id)
-        await model.editSelected(text: "Clean the telescope lens (and the finder)")
-        try await waitUntil(model) { $0.todos[1].text.hasSuffix("(and the finder)") }
-        narrator.result("Edited #\(lens.id ?? 0) in place: same id, same position.")
+        store.send(.editTapped(id: store.todos[1].id ?? 0))
+        guard let lens = store.editor?.id,
+            let editor = store.scope(state: \.editor, action: { .editor(.presented($0)) })
+        else {
+            narrator.result("Unexpected: the item could not be edited")
+            throw ExitCode.failure
+        }
+        editor.binding(\.text).value = "Clean the telescope lens (and the finder)"
+        await editor.send(.saveTapped).finish()
+        try await waitUntil(store) { $0.todos[1].text.hasSuffix("(and the finder)") }
+        narrator.result("Edited #\(lens) in place: same id, same position; the editor closed once saved.")
 
-        await model.add("   ")
-        narrator.result("An empty item is refused: \"\(model.errorMessage ?? "")\"")
+        store.binding(\.draft).value = "   "
+        await store.send(.submitDraft).finish()
+        narrator.result("An empty item is refused: \"\(store.errorMessage ?? "")\"")
 
         _ = try await Task.detached { try await repository.add("Added by a background actor") }.value
-        try await waitUntil(model) { $0.todos.count == 4 }
+        try await waitUntil(store) { $0.todos.count == 4 }
         narrator.result("A write from another actor appears in the list once committed.")
 
-        if let first = model.todos.first?.id { await model.delete(id: first) }
-        try await waitUntil(model) { $0.todos.count == 3 }
-        show(model)
+        if let first = store.todos.first?.id {
+            store.send(.deleteTapped(id: first))
+            await store.send(.deletion(.presented(.confirmTapped))).finish()
+        }
+        try await waitUntil(store) { $0.todos.count == 3 }
+        show(store.todos)
+        observation.cancel()
         try await database.close()
     }
 
     @MainActor
-    private func show(_ model: TodoListViewModel) {
-        for todo in model.todos {
+    private func show(_ todos: [Todo]) {
+        for todo in todos {
             narrator.step("#\(todo.id ?? 0)  \(todo.text)")
         }
     }

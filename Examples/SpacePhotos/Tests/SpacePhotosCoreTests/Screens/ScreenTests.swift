@@ -74,13 +74,15 @@ struct ScreenTests {
         type(program, "wrong")
         press(program, .enter)
         try await fixture.auth.logIn.nextCall().resume(throwing: LoginError.rateLimited(retryAfterSeconds: 30))
-        await program.finish()
+        await program.actions.waitForAll()  // not `finish()`, which cancels the work
         #expect(screen(program) == Self.loginLockedOut)
     }
 
     @Test func anEmptyToDoList() async throws {
         let program = try await makeProgram()
         press(program, .character("3"))
+        let observation = program.app.todos.send(.observe)  // the main screen's `.task`
+        defer { observation.cancel() }
         try await waitUntil(program.app.todos) { $0.isLoaded }
         #expect(screen(program) == Self.emptyToDos)
     }
@@ -89,6 +91,8 @@ struct ScreenTests {
         let program = try await makeProgram { dependencies in
             try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do number \($0)" })
         }
+        let observation = program.app.todos.send(.observe)  // the main screen's `.task`
+        defer { observation.cancel() }
         try await waitUntil(program.app.todos) { $0.todos.count == 10_000 }
         press(program, .character("3"))
         _ = screen(program)  // the list's height is known once drawn
@@ -145,7 +149,7 @@ struct ScreenTests {
         press(program, .character("3"), .character("a"))
         type(program, "   ")
         press(program, .enter)
-        await program.finish()
+        await program.actions.waitForAll()
         #expect(program.app.todos.draft == "   ")
         #expect(screen(program).contains("A to-do needs some text."))
     }

@@ -1,0 +1,249 @@
+import BaselineStore
+import Foundation
+
+/// Seed 001's to-do list as a feature: the list, the selection, the new
+/// item's text, the item edited in place (a presented ``TodoEditor``), and
+/// the deletion waiting for confirmation (a presented ``TodoDeletion``).
+///
+/// ```swift
+/// List(store.todos, selection: Binding(store.binding(\.selectedID))) { Text($0.text) }
+/// TextField("New to-do", text: Binding(store.binding(\.draft)))
+///     .onSubmit { store.send(.submitDraft) }
+/// .task { await store.send(.observe).finish() }
+/// ```
+///
+/// - The list comes from the database's observation (``Action/observe``),
+///   not from the actions: add an item here, or from any other actor or
+///   screen, and ``State/todos`` follows once the write commits. The
+///   observation lasts while the task that sent `.observe` waits on it, or
+///   until the store goes.
+/// - Typed text is never lost: the draft and the editor's text are cleared
+///   only when the save of that very text succeeded; a refused or failed
+///   save leaves them as they were, with ``State/errorMessage`` set.
+/// - The repository is passed to the initialiser: the plain style for a
+///   client only this feature uses (``SessionClient`` shows the other).
+public struct TodoList: Reducer {
+    /// What the to-do screen shows.
+    public struct State: Equatable, Sendable {
+        /// Every item, oldest first.
+        public var todos: [Todo]
+        /// Whether the first result has arrived.
+        public var isLoaded: Bool
+        /// The selected item's id, bound (``selectedTodo`` is nil while it is not listed).
+        public var selectedID: Int64?
+        /// What to tell the user about the last refused action; `nil` otherwise.
+        public var errorMessage: String?
+        /// The text of the item about to be added, bound.
+        public var draft: String
+        /// The item edited in place, while one is.
+        public var editor: TodoEditor.State?
+        /// The deletion waiting for the user's confirmation, while one is.
+        public var deletion: TodoDeletion.State?
+
+        /// An empty list, not loaded yet.
+        public init(
+            todos: [Todo] = [],
+            isLoaded: Bool = false,
+            selectedID: Int64? = nil,
+            errorMessage: String? = nil,
+            draft: String = "",
+            editor: TodoEditor.State? = nil,
+            deletion: TodoDeletion.State? = nil
+        ) {
+            self.todos = todos
+            self.isLoaded = isLoaded
+            self.selectedID = selectedID
+            self.errorMessage = errorMessage
+            self.draft = draft
+            self.editor = editor
+            self.deletion = deletion
+        }
+
+        /// The selected item, if it is listed.
+        public var selectedTodo: Todo? {
+            selectedIndex.map { todos[$0] }
+        }
+
+        /// The selected item's position in ``todos``.
+        public var selectedIndex: Int? {
+            guard let selectedID else { return nil }
+            return todos.firstIndex { $0.id == selectedID }
+        }
+    }
+
+    /// What the to-do screen can do.
+    public enum Action: BindableAction, Equatable, Sendable {
+        /// The draft or the selection changed.
+        case binding(BindingAction<State>)
+        /// Observes the list; the effect lasts until cancelled.
+        case observe
+        /// The database's list now.
+        case todosChanged([Todo])
+        /// Moves the selection by rows (negative is up), stopping at the
+        /// ends; see ``ListSelection``.
+        case moveSelection(by: Int)
+        /// Adds the draft as a new item.
+        case submitDraft
+        /// The draft `text` was added as `todo`.
+        case draftAdded(Todo, text: String)
+        /// A change was refused or failed; the message says why.
+        case failed(String)
+        /// Starts editing an item in place.
+        case editTapped(id: Int64)
+        /// Asks for confirmation before deleting an item.
+        case deleteTapped(id: Int64)
+        /// The item edited in place: its actions, or its dismissal (Esc).
+        case editor(PresentationAction<TodoEditor.Action>)
+        /// The deletion's confirmation, or its dismissal (keep the item).
+        case deletion(PresentationAction<TodoDeletion.Action>)
+
+        /// The binding action this action carries, if it is one.
+        public var binding: BindingAction<State>? {
+            if case let .binding(action) = self { action } else { nil }
+        }
+    }
+
+    let repository: TodoRepository
+
+    /// A list over `repository`.
+    public init(repository: TodoRepository) {
+        self.repository = repository
+    }
+
+    /// Runs the presented editor and confirmation, then the list's own logic.
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        List(repository: repository)
+            .presenting(
+                \.editor,
+                action: { if case let .editor(action) = $0 { action } else { nil } },
+                embed: Action.editor
+            ) {
+                TodoEditor(repository: repository)
+            }
+            .presenting(
+                \.deletion,
+                action: { if case let .deletion(action) = $0 { action } else { nil } },
+                embed: Action.deletion
+            ) {
+                TodoDeletion()
+            }
+            .reduce(into: &state, action: action)
+    }
+
+    /// The message a refused change shows; `nil` for a cancellation.
+    static func message(for error: any Error) -> String? {
+        switch error {
+        case let error as TodoError: error.description
+        case is CancellationError: nil
+        default: ErrorMessage.line("The to-do list could not be saved", error)
+        }
+    }
+
+    /// The list's own logic, with the presented features' states as plain fields.
+    struct List: Reducer {
+        let repository: TodoRepository
+
+        enum CancelID { case observation }
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            switch action {
+            case .binding:
+                return BindingReducer().reduce(into: &state, action: action)
+
+            case .observe:
+                return .run(name: "observe the to-dos") { [repository] send in
+                    for try await todos in repository.observeAll() {
+                        await send(.todosChanged(todos))
+                    }
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+                .cancellable(id: CancelID.observation, cancelInFlight: true)
+
+            case let .todosChanged(todos):
+                state.todos = todos
+                state.isLoaded = true
+                // The selection is kept even when this list lacks it: an item
+                // just added is selected before the list that holds it arrives
+                // (ids are never reused, so a deleted item's id selects nothing).
+                if let editing = state.editor?.id, !todos.contains(where: { $0.id == editing }) {
+                    // Deleted elsewhere while edited: nothing left to save into.
+                    state.editor = nil
+                }
+                return .none
+
+            case let .moveSelection(offset):
+                let todos = state.todos
+                if let index = ListSelection.index(movingFrom: state.selectedIndex, by: offset, count: todos.count) {
+                    state.selectedID = todos[index].id
+                }
+                return .none
+
+            case .submitDraft:
+                state.errorMessage = nil
+                return .run(name: "add a to-do") { [text = state.draft, repository] send in
+                    let todo = try await repository.add(text)
+                    await send(.draftAdded(todo, text: text))
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+
+            case let .draftAdded(todo, text):
+                // Cleared only if unchanged meanwhile: typing goes on during the write.
+                if state.draft == text { state.draft = "" }
+                state.selectedID = todo.id
+                return .none
+
+            case let .failed(message):
+                state.errorMessage = message
+                return .none
+
+            case let .editTapped(id):
+                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
+                state.selectedID = id
+                state.editor = TodoEditor.State(id: id, text: todo.text)
+                state.errorMessage = nil
+                return .none
+
+            case let .deleteTapped(id):
+                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
+                state.deletion = TodoDeletion.State(todo: todo)
+                return .none
+
+            case .editor(.presented(.saveTapped)):
+                state.errorMessage = nil
+                return .none
+
+            case let .editor(.presented(.saved(text))):
+                // Text typed while the save ran stays, to be saved again.
+                if state.editor?.text == text { state.editor = nil }
+                return .none
+
+            case let .editor(.presented(.saveFailed(message))):
+                state.errorMessage = message
+                return .none
+
+            case .editor:
+                return .none
+
+            case .deletion(.presented(.confirmTapped)):
+                guard let id = state.deletion?.id else { return .none }
+                state.deletion = nil
+                state.errorMessage = nil
+                // The row below takes the selection, as lists do.
+                if state.selectedID == id, let index = state.selectedIndex {
+                    let neighbour = index + 1 < state.todos.count ? index + 1 : index - 1
+                    state.selectedID = neighbour >= 0 ? state.todos[neighbour].id : nil
+                }
+                return .run(name: "delete to-do #\(id)") { [repository] _ in
+                    try await repository.delete(id: id)
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+
+            case .deletion(.dismiss):
+                return .none
+            }
+        }
+    }
+}
