@@ -26,7 +26,9 @@ public struct DismissEffect: Sendable {
     /// The dismissal of the presented child whose effect runs now: bound
     /// around each of its effects by the presentation, so that the value a
     /// reducer captured finds it when called.
-    @TaskLocal static var presented: (@Sendable () async -> Void)?
+    // A struct, not a bare closure: a task-local of function type crashed
+    // in `withValue` in release builds (Swift 6.2).
+    @TaskLocal static var presented: DismissEffect?
 
     /// A dismissal that runs `dismiss`.
     public init(_ dismiss: @escaping @Sendable () async -> Void) {
@@ -44,7 +46,7 @@ extension DismissEffect: DependencyKey {
     /// the call and dismisses nothing.
     public static let liveValue = DismissEffect {
         if let presented = DismissEffect.presented {
-            await presented()
+            await presented.dismiss()
             return
         }
         DependencyValues.current.reportUnimplemented(
