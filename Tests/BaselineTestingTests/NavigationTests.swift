@@ -57,6 +57,9 @@ struct Documents: Reducer {
         var log: [String] = []
         /// Answer a dismissal or a pop by presenting or pushing the next one.
         var chainNext = false
+        /// Answer the sheet's `.loaded` with an effect of the parent's own that
+        /// calls `dismiss` (the parent is not presented: it must not dismiss the sheet).
+        var dismissOnLoaded = false
     }
 
     enum Action: Equatable, Sendable {
@@ -69,10 +72,13 @@ struct Documents: Reducer {
     }
 
     let load: ControllableCall<Int, String>
+    @Dependency(\.dismiss) var dismiss
 
     var body: some Reducer<State, Action> {
-        Reduce<State, Action> { state, action in
+        Reduce<State, Action> { [dismiss] state, action in
             switch action {
+            case .sheet(.presented(.loaded)) where state.dismissOnLoaded:
+                return .run { _ in await dismiss() }
             case .newTapped:
                 state.sheet = Editor.State(id: 0)
             case .sheet(.dismiss):
@@ -108,6 +114,43 @@ struct Documents: Reducer {
 @MainActor
 @Suite("Navigation: presenting, dismissing and stacking child features", .timeLimit(.minutes(1)))
 struct NavigationTests {
+    @Test func aDismissalOverriddenForTheParentStillLetsAChildDismissItself() async {
+        let parentDismissals = LockedValue(0)
+        let store = TestStore(initialState: Documents.State()) {
+            Documents(load: load)
+        } withDependencies: {
+            $0.dismiss = DismissEffect { parentDismissals.withLock { $0 += 1 } }
+        }
+        await store.send(.newTapped) { $0.sheet = Editor.State(id: 0) }
+        await store.send(.sheet(.presented(.saveTapped)))
+        await store.receive(.sheet(.dismiss)) {
+            $0.sheet = nil
+            $0.log = ["sheet dismissed"]
+        }
+        await store.finish()
+        #expect(parentDismissals.current == 0)
+    }
+
+    @MainActor
+    @Test func aParentEffectStartedByAChildsActionDoesNotDismissTheChild() async throws {
+        let (reports, reported) = AsyncStream.makeStream(of: String.self)
+        let store = Store(initialState: Documents.State(dismissOnLoaded: true)) {
+            Documents(load: load)
+        } withDependencies: {
+            $0.reportUnimplemented = { message, _, _, _ in reported.yield(message) }
+        }
+        store.send(.newTapped)
+        let loading = store.send(.sheet(.presented(.load)))
+        try await load.nextCall().resume(returning: "text")
+        await loading.finish()
+        // The parent's effect started inside the child's: the child's
+        // dismissal must not have leaked into it.
+        var iterator = reports.makeAsyncIterator()
+        let report = await iterator.next()
+        #expect(report?.contains("outside the effects of a presented feature") == true)
+        #expect(store.sheet?.loaded == "text", "the sheet is still presented")
+    }
+
     let load = ControllableCall<Int, String>()
 
     func makeStore() -> TestStore<Documents.State, Documents.Action> {

@@ -235,9 +235,27 @@ enum StoreBenchmarks {
         } body: { _ in
             for _ in 0..<scoped { presenter.send(.child(.presented(.increment))) }
         }
+        // An effect of the presented child: wrapped with its dismissal, the path
+        // a release build once crashed on (a closure-typed task-local).
+        let presentedEffects = try await Measurement.run(
+            "send(.child(.presented(.effect))) + finish() ×10k",
+            iterations: 7
+        ) {
+            ()
+        } body: { _ in
+            for _ in 0..<effects { await presenter.send(.child(.presented(.effect))).finish() }
+        }
         print(plainSends.report())
         print(boundSends.report())
         print(presentedSends.report())
+        print(presentedEffects.report())
+        print(
+            String(
+                format: "  per effect: %.2f µs in a presented child, %.2f µs in a plain store",
+                seconds(presentedEffects.median) / Double(effects) * 1e6,
+                seconds(effectCost.median) / Double(effects) * 1e6
+            )
+        )
         print(
             String(
                 format: "  per send: %.0f ns through a presented child (%.2f× plain)",

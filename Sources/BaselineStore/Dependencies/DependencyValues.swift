@@ -37,6 +37,13 @@ public struct DependencyValues: Sendable {
 
     private var overrides: [ObjectIdentifier: any Sendable] = [:]
 
+    /// The dismissal of the presented child whose effect runs now: set by the
+    /// presentation around each of the child's effects, found by any
+    /// ``DismissEffect`` when called. Part of these values, not a task-local
+    /// of its own, so that a store binding its values for an action an
+    /// effect sent (a parent's effects start there) leaves it behind.
+    var presentedDismissal: (@Sendable () async -> Void)?
+
     /// Values that give each key's value for `context`, none overridden.
     public init(context: Context) {
         self.context = context

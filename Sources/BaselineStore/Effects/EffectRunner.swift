@@ -48,16 +48,7 @@ public final class EffectRunner<Action: Sendable> {
             return deliver(action).task
 
         case let .run(priority, name, operation, onError):
-            nextID += 1
-            let id = nextID
-            let send = Send<Action> { [weak self] action in _ = self?.deliver(action) }
-            let logger = self.logger
-            let task = Task(priority: priority) { [weak self] in
-                await Self.perform(operation, onError: onError, send: send, logger: logger)
-                self?.finished(id)
-            }
-            running.withLock { $0[id] = Running(task: task, description: name ?? "run effect of \(origin)") }
-            return task
+            return startRun(priority, name, operation, onError, origin: origin, cancellableUnder: nil)
 
         case let .merge(effects):
             let tasks = effects.compactMap { run($0, origin: origin) }
@@ -88,6 +79,11 @@ public final class EffectRunner<Action: Sendable> {
 
         case let .cancellable(id, cancelInFlight, effect):
             if cancelInFlight { cancel(id: id) }
+            // The usual case, one `.run`: its own task is registered under the
+            // id, without a second task to wait on it (which cost as much again).
+            if case let .run(priority, name, operation, onError) = effect.operation {
+                return startRun(priority, name, operation, onError, origin: origin, cancellableUnder: id)
+            }
             guard let inner = run(effect, origin: origin) else { return nil }
             nextID += 1
             let key = nextID
@@ -130,6 +126,32 @@ public final class EffectRunner<Action: Sendable> {
             cancellables[EffectID(ThrottleWaiting(id: id))] = nil
             return nil
         }
+    }
+
+    /// Starts a `.run` effect's task, registered as running and, with
+    /// `cancellableUnder`, under that cancellation id until it ends.
+    private func startRun(
+        _ priority: TaskPriority?,
+        _ name: String?,
+        _ operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+        _ onError: (@Sendable (any Error, Send<Action>) async -> Void)?,
+        origin: Action,
+        cancellableUnder cancellationID: EffectID?
+    ) -> Task<Void, Never> {
+        nextID += 1
+        let id = nextID
+        let send = Send<Action> { [weak self] action in _ = self?.deliver(action) }
+        let logger = self.logger
+        // Main-actor isolated like this method, so it cannot end (and forget
+        // itself) before it is registered below.
+        let task = Task(priority: priority) { [weak self] in
+            await Self.perform(operation, onError: onError, send: send, logger: logger)
+            self?.finished(id)
+            if let cancellationID { self?.forget(id, under: cancellationID) }
+        }
+        running.withLock { $0[id] = Running(task: task, description: name ?? "run effect of \(origin)") }
+        if let cancellationID { cancellables[cancellationID, default: [:]][id] = task }
+        return task
     }
 
     private func forget(_ key: UInt64, under id: EffectID) {

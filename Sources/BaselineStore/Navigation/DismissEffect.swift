@@ -16,39 +16,34 @@
 ///
 /// Inside the effects of a child run by ``Reducer/presenting(_:action:embed:child:)-34mku``
 /// or ``Reducer/stack(_:action:embed:child:)``, it sends the parent the
-/// child's dismissal. Anywhere else it does nothing but report the call.
+/// child's dismissal, whatever value it is (the live one, a test's
+/// override). Anywhere else it runs its own closure: the live value reports
+/// the call and dismisses nothing.
 ///
 /// Which feature it dismisses is settled when it is called, not when it is
 /// read: capturing it in a reducer (`.run { [dismiss] _ in … }`) works.
 public struct DismissEffect: Sendable {
     private let dismiss: @Sendable () async -> Void
 
-    /// The dismissal of the presented child whose effect runs now: bound
-    /// around each of its effects by the presentation, so that the value a
-    /// reducer captured finds it when called.
-    // A struct, not a bare closure: a task-local of function type crashed
-    // in `withValue` in release builds (Swift 6.2).
-    @TaskLocal static var presented: DismissEffect?
-
-    /// A dismissal that runs `dismiss`.
+    /// A dismissal that runs `dismiss` outside a presented feature's effects.
     public init(_ dismiss: @escaping @Sendable () async -> Void) {
         self.dismiss = dismiss
     }
 
-    /// Dismisses the feature.
+    /// Dismisses the presented feature whose effect calls it; elsewhere, runs
+    /// this value's closure.
     public func callAsFunction() async {
-        await dismiss()
+        if let presented = DependencyValues.current.presentedDismissal {
+            await presented()
+        } else {
+            await dismiss()
+        }
     }
 }
 
 extension DismissEffect: DependencyKey {
-    /// Inside a presented feature's effects, dismisses it; elsewhere reports
-    /// the call and dismisses nothing.
+    /// Outside a presented feature's effects: reports the call, dismisses nothing.
     public static let liveValue = DismissEffect {
-        if let presented = DismissEffect.presented {
-            await presented.dismiss()
-            return
-        }
         DependencyValues.current.reportUnimplemented(
             "dismiss() was called outside the effects of a presented feature; nothing was dismissed",
             #fileID,

@@ -129,7 +129,8 @@ extension Effect {
     /// The same effect, whose work's ``DismissEffect`` calls `dismiss` with the work's `send`.
     func dismissing(_ dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Effect {
         wrappingRuns { send, work in
-            try await DismissEffect.$presented.withValue(DismissEffect { await dismiss(send) }) { try await work() }
+            let values = DependencyValues.current.with { $0.presentedDismissal = { await dismiss(send) } }
+            try await DependencyValues.$current.withValue(values) { try await work() }
         }
     }
 }

@@ -82,6 +82,16 @@ struct AppModelTests {
         await saving.value
         try await waitUntil(app.photos.saved) { $0.isSaved(photo) }
         #expect(!app.isConfirmingQuit, "the save it warned about is done")
+
+        // A later save does not bring the old question back.
+        let laterDownloads = fixture.holdDownloads(of: "/images/photo-2.png")
+        app.photos.moveSelection(by: 1)
+        let laterSave = Task { await app.photos.toggleSaveSelected() }
+        try await waitUntil(app.photos) { $0.isSelectedSaving }
+        #expect(!app.isConfirmingQuit)
+        let answeringLater = laterDownloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
+        defer { answeringLater.cancel() }
+        await laterSave.value
         #expect(app.requestQuit())
     }
 }

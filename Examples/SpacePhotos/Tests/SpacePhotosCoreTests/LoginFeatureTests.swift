@@ -115,6 +115,42 @@ struct LoginFeatureTests {
         await store.send(.binding(.set(\.focus, .password))) { $0.focus = .password }
     }
 
+    @Test func theFieldsHoldAtMostTheirLimits() async {
+        let store = TestStore(initialState: LoginFeature.State()) { LoginFeature() }
+        let longID = String(repeating: "a", count: LoginFeature.State.maximumIDLength + 5)
+        await store.send(.binding(.set(\.id, longID))) {
+            $0.id = String(repeating: "a", count: LoginFeature.State.maximumIDLength)
+        }
+        let longPassword = String(repeating: "p", count: LoginFeature.State.maximumPasswordLength + 1)
+        await store.send(.binding(.set(\.password, longPassword))) {
+            $0.password = String(repeating: "p", count: LoginFeature.State.maximumPasswordLength)
+        }
+    }
+
+    @Test func submittingTheIDMovesToAnEmptyPasswordElseLogsIn() async throws {
+        let logIn = ControllableCall<Credentials, Void>()
+        let store = makeStore(LoginFeature.State(id: "astro"), logIn: logIn)
+        await store.send(.submitted) { $0.focus = .password }
+        await store.send(.binding(.set(\.password, "secret"))) { $0.password = "secret" }
+        await store.send(.submitted) { $0.isLoggingIn = true }
+        try await logIn.nextCall().resume()
+        await store.finish()
+    }
+
+    @Test func aCancelledLoginLeavesTheFormEditableWithNoMessage() async throws {
+        let logIn = ControllableCall<Credentials, Void>()
+        let dismissals = LockedValue(0)
+        let store = makeStore(logIn: logIn, dismissals: dismissals)
+        await store.send(.loginButtonTapped) { $0.isLoggingIn = true }
+        let call = try await logIn.nextCall()
+        await store.send(.cancelLoginTapped) { $0.isLoggingIn = false }
+        await store.finish()
+        #expect(call.isCancelled)
+        #expect(dismissals.current == 0)
+        #expect(store.state.isLoginButtonEnabled)
+        await store.send(.cancelLoginTapped)  // nothing in flight: nothing to do
+    }
+
     // The attempt in flight, without Task.yield loops.
 
     @Test func theIDIsSentTrimmedAndTheButtonIsDisabledInFlight() async throws {

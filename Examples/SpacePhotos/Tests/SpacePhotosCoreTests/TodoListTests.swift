@@ -68,6 +68,18 @@ struct TodoListTests {
         #expect(store.todos.last?.text == "one more")
     }
 
+    @Test func twoObserversEachKeepTheirs() async throws {
+        let store = makeStore()
+        let first = store.send(.observe)
+        let second = store.send(.observe)
+        defer { first.cancel() }
+        try await waitUntil(store) { $0.isLoaded }
+        second.cancel()  // the first, started before it, goes on
+        store.binding(\.draft).value = "after the second stopped"
+        await store.send(.submitDraft).finish()
+        try await waitUntil(store) { $0.todos.count == 1 }
+    }
+
     @Test func cancellingTheObservationEndsIt() async throws {
         let store = makeStore()
         let observation = store.send(.observe)
@@ -168,14 +180,14 @@ struct TodoListEditingTests {
         }
         await store.send(.editor(.presented(.binding(.set(\.text, ""))))) { $0.editor?.text = "" }
         await store.send(.editor(.presented(.saveTapped)))
-        await store.receive(.editor(.presented(.saveFailed("A to-do needs some text.")))) {
+        await store.receive(.failed("A to-do needs some text.")) {
             $0.errorMessage = "A to-do needs some text."  // a refused edit goes on
         }
         await store.send(.editor(.presented(.binding(.set(\.text, "first, edited"))))) {
             $0.editor?.text = "first, edited"
         }
         await store.send(.editor(.presented(.saveTapped))) { $0.errorMessage = nil }
-        await store.receive(.editor(.presented(.saved(text: "first, edited")))) { $0.editor = nil }
+        await store.receive(.editSaved(id: id, text: "first, edited")) { $0.editor = nil }
         await store.finish()
         #expect(try await repository.all().map(\.text) == ["first, edited"])
 
@@ -196,10 +208,23 @@ struct TodoListEditingTests {
         await store.send(.editor(.presented(.binding(.set(\.text, "first, edited twice"))))) {
             $0.editor?.text = "first, edited twice"
         }
-        await store.receive(.editor(.presented(.saved(text: "first, edited"))))
+        await store.receive(.editSaved(id: id, text: "first, edited"))
         await store.finish()
         #expect(store.state.editor == TodoEditor.State(id: id, text: "first, edited twice"), "editing goes on")
         #expect(try await repository.all().map(\.text) == ["first, edited"])
+    }
+
+    @Test func aSaveRunsOnAfterTheEditorIsDismissed() async throws {
+        let item = try await repository.add("first")
+        let id = try #require(item.id)
+        let store = makeStore(
+            TodoList.State(todos: [item], isLoaded: true, editor: TodoEditor.State(id: id, text: "saved"))
+        )
+        await store.send(.editor(.presented(.saveTapped)))
+        await store.send(.editor(.dismiss)) { $0.editor = nil }  // Esc right after Enter
+        await store.receive(.editSaved(id: id, text: "saved"))
+        await store.finish()
+        #expect(try await repository.all().map(\.text) == ["saved"])
     }
 
     @Test func anItemDeletedElsewhereWhileEditedClosesTheEditor() async throws {
@@ -228,6 +253,26 @@ struct TodoListEditingTests {
         }
         await store.finish()
         #expect(try await repository.all().map(\.text) == ["a", "c"])
+    }
+
+    @Test(arguments: [
+        // (items, the one deleted, the one selected before, the one selected after)
+        (["a", "b", "c"], 2, 2, 1),  // the last row: the one above takes the selection
+        (["a"], 0, 0, nil),  // the only row: nothing is selected
+        (["a", "b", "c"], 0, 2, 2),  // another row: the selection stays
+    ])
+    func deletingMovesTheSelectionAsListsDo(texts: [String], deleted: Int, selected: Int, after: Int?) async throws {
+        try await repository.add(contentsOf: texts)
+        let todos = try await repository.all()
+        let store = makeStore(TodoList.State(todos: todos, isLoaded: true, selectedID: todos[selected].id))
+        let doomed = try #require(todos[deleted].id)
+        await store.send(.deleteTapped(id: doomed)) { $0.deletion = TodoDeletion.State(todo: todos[deleted]) }
+        await store.send(.deletion(.presented(.confirmTapped))) {
+            $0.deletion = nil
+            $0.selectedID = after.map { todos[$0].id } ?? nil
+        }
+        await store.finish()
+        #expect(try await repository.all().count == texts.count - 1)
     }
 
     @Test func deletingAnItemAlreadyGoneSaysSo() async throws {

@@ -52,8 +52,12 @@ public struct AppFeature: Reducer {
         public var tab: AppTab
         /// What went wrong with the last log out, if it failed.
         public var logOutErrorMessage: String?
-        /// Whether quitting was asked for and waits for confirmation.
-        public var isQuitRequested: Bool
+        /// Whether a log out is in flight (another tap does nothing).
+        public var isLoggingOut: Bool
+        /// The photos whose saves quitting would lose, when quitting was asked
+        /// for while they were saving; `nil` otherwise. The question stands
+        /// while one of them still saves.
+        public var quitRequest: Set<SpacePhoto.ID>?
         /// Counts the logged-in sessions: each entry to the main screen is a
         /// new one, and what belongs to a session (the profile) is made anew.
         public var sessionNumber: Int
@@ -64,14 +68,16 @@ public struct AppFeature: Reducer {
             login: LoginFeature.State? = nil,
             tab: AppTab = .photos,
             logOutErrorMessage: String? = nil,
-            isQuitRequested: Bool = false,
+            isLoggingOut: Bool = false,
+            quitRequest: Set<SpacePhoto.ID>? = nil,
             sessionNumber: Int = 0
         ) {
             self.screen = screen
             self.login = login
             self.tab = tab
             self.logOutErrorMessage = logOutErrorMessage
-            self.isQuitRequested = isQuitRequested
+            self.isLoggingOut = isLoggingOut
+            self.quitRequest = quitRequest
             self.sessionNumber = sessionNumber
         }
     }
@@ -90,9 +96,9 @@ public struct AppFeature: Reducer {
         case logOutFinished(errorMessage: String?)
         /// The login screen's actions and its dismissal.
         case login(PresentationAction<LoginFeature.Action>)
-        /// Asks to quit while work runs: the confirmation shows.
-        case quitRequested
-        /// The user chose not to quit.
+        /// Asks to quit while the saves of these photos run: the confirmation shows.
+        case quitRequested(during: Set<SpacePhoto.ID>)
+        /// The user chose not to quit, or nothing is left to lose.
         case quitCancelled
 
         /// The binding action this action carries, if it is one.
@@ -172,6 +178,8 @@ public struct AppFeature: Reducer {
                 return .none
 
             case .logOutButtonTapped:
+                guard !state.isLoggingOut else { return .none }
+                state.isLoggingOut = true
                 state.logOutErrorMessage = nil
                 return .run(name: "log out") { [session] send in
                     do {
@@ -185,27 +193,32 @@ public struct AppFeature: Reducer {
                 }
 
             case .logOutFinished(errorMessage: nil):
+                state.isLoggingOut = false
                 presentLogin(&state, notice: nil)
                 return .none
 
             case let .logOutFinished(errorMessage: message?):
+                state.isLoggingOut = false
                 state.logOutErrorMessage = message
                 return .none
 
             case .login(.dismiss):
-                // The login screen dismisses itself once logged in.
+                // The login screen has no way back: it dismisses itself once
+                // logged in, and that is its only dismissal. One that arrives
+                // while it is not presented means nothing.
+                guard state.login != nil else { return .none }
                 enterMain(&state)
                 return .none
 
             case .login(.presented):
                 return .none
 
-            case .quitRequested:
-                state.isQuitRequested = true
+            case let .quitRequested(saves):
+                state.quitRequest = saves
                 return .none
 
             case .quitCancelled:
-                state.isQuitRequested = false
+                state.quitRequest = nil
                 return .none
             }
         }

@@ -65,14 +65,22 @@ public final class AppModel {
     }
 
     /// Whether the user is asked to confirm quitting: quitting was asked for
-    /// while a save runs, and it still runs.
-    public var isConfirmingQuit: Bool { store.isQuitRequested && hasWorkInFlight }
+    /// while photos were being saved, and one of those saves still runs (a
+    /// save started later does not bring the question back).
+    public var isConfirmingQuit: Bool {
+        guard let request = store.quitRequest else { return false }
+        return !request.isDisjoint(with: photos.saved.savingIDs)
+    }
 
     /// Whether the app can quit now; while a photo is being saved it asks
     /// first (``isConfirmingQuit``) and returns false.
     public func requestQuit() -> Bool {
-        guard hasWorkInFlight else { return true }
-        store.send(.quitRequested)
+        let saving = photos.saved.savingIDs
+        guard !saving.isEmpty else {
+            if store.quitRequest != nil { store.send(.quitCancelled) }
+            return true
+        }
+        store.send(.quitRequested(during: saving))
         return false
     }
 

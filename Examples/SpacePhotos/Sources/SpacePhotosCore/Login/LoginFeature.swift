@@ -14,6 +14,7 @@ import Logging
 /// // `@FocusState var focus: LoginFeature.State.Field?`, kept in step:
 /// .onChange(of: focus) { if let field = $1 { store.binding(\.focus).value = field } }
 /// .onChange(of: store.focus) { focus = $1 }
+/// .onSubmit { store.send(.submitted) }
 /// Button("Log in") { store.send(.loginButtonTapped) }
 ///     .disabled(!store.isLoginButtonEnabled)
 /// ```
@@ -79,6 +80,11 @@ public struct LoginFeature: Reducer {
         case binding(BindingAction<State>)
         /// Logs in with the fields; ignored while the button is disabled.
         case loginButtonTapped
+        /// Stops the login in flight, if one is; the form is editable again.
+        case cancelLoginTapped
+        /// Return in a field (SwiftUI's `onSubmit`): on the ID while the
+        /// password is empty, moves to the password; otherwise logs in.
+        case submitted
         /// The attempt failed; the message says why.
         case loginFailed(LoginErrorMessage)
 
@@ -92,16 +98,25 @@ public struct LoginFeature: Reducer {
     @Dependency(\.dismiss) var dismiss
     let logger: Logger
 
+    enum CancelID { case login }
+
     /// The login feature; failures are logged (without the password) to `logger`.
     public init(logger: Logger = Logger(label: "spacephotos.login")) {
         self.logger = logger
     }
 
-    /// Applies a field's binding, the button, and the attempt's outcome.
+    /// Applies a field's binding (cut to the field's limit), the buttons,
+    /// and the attempt's outcome.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .binding:
-            return BindingReducer().reduce(into: &state, action: action)
+            let effect = BindingReducer().reduce(into: &state, action: action)
+            // Any UI's field (SwiftUI's too) holds at most the limit.
+            if state.id.count > State.maximumIDLength { state.id = String(state.id.prefix(State.maximumIDLength)) }
+            if state.password.count > State.maximumPasswordLength {
+                state.password = String(state.password.prefix(State.maximumPasswordLength))
+            }
+            return effect
 
         case .loginButtonTapped:
             guard state.isLoginButtonEnabled else { return .none }
@@ -113,7 +128,8 @@ public struct LoginFeature: Reducer {
                 do {
                     try await session.logIn(id, password)
                 } catch is CancellationError {
-                    // Dismissed meanwhile: nothing left to show it on.
+                    // Cancelled by `.cancelLoginTapped` (which reset the form),
+                    // or dismissed with the screen.
                     return
                 } catch {
                     logger.warning("Login failed", metadata: ["error": "\(error)"])
@@ -123,6 +139,19 @@ public struct LoginFeature: Reducer {
                 // In flight until the screen goes: the button stays disabled.
                 await dismiss()
             }
+            .cancellable(id: CancelID.login)
+
+        case .submitted:
+            if state.focus == .id, state.password.isEmpty {
+                state.focus = .password
+                return .none
+            }
+            return reduce(into: &state, action: .loginButtonTapped)
+
+        case .cancelLoginTapped:
+            guard state.isLoggingIn else { return .none }
+            state.isLoggingIn = false
+            return .cancel(id: CancelID.login)
 
         case let .loginFailed(message):
             state.isLoggingIn = false

@@ -1,10 +1,12 @@
 import BaselineStore
 
-/// One to-do edited in place: its text, bound, and the save.
+/// One to-do edited in place: its text, bound, and the save button.
 ///
-/// Presented by ``TodoList`` (``TodoList/State/editor``), which closes it
-/// once the save of the text on screen succeeds; Esc dismisses it unsaved.
-/// A refused or failed save leaves it open with the text as typed.
+/// Presented by ``TodoList`` (``TodoList/State/editor``), which saves on
+/// ``Action/saveTapped`` and closes it once the text on screen is saved; a
+/// refused or failed save leaves it open with the text as typed. The save
+/// is the list's, not the editor's: dismissing the editor (Esc) while a save
+/// runs does not undo the save.
 public struct TodoEditor: Reducer {
     /// The item being edited.
     public struct State: Equatable, Sendable, Identifiable {
@@ -24,12 +26,8 @@ public struct TodoEditor: Reducer {
     public enum Action: BindableAction, Equatable, Sendable {
         /// The text changed.
         case binding(BindingAction<State>)
-        /// Saves the text.
+        /// Saves the text (the list does).
         case saveTapped
-        /// `text` was saved.
-        case saved(text: String)
-        /// The save was refused or failed; the message says why.
-        case saveFailed(String)
 
         /// The binding action this action carries, if it is one.
         public var binding: BindingAction<State>? {
@@ -37,28 +35,16 @@ public struct TodoEditor: Reducer {
         }
     }
 
-    let repository: TodoRepository
+    /// An editor.
+    public init() {}
 
-    /// An editor saving through `repository`.
-    public init(repository: TodoRepository) {
-        self.repository = repository
-    }
-
-    /// Applies the text's binding and starts the save; its outcome is the
-    /// list's to act on.
+    /// Applies the text's binding; the save is the list's to run.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .binding:
-            return BindingReducer().reduce(into: &state, action: action)
+            BindingReducer().reduce(into: &state, action: action)
         case .saveTapped:
-            return .run(name: "save to-do #\(state.id)") { [id = state.id, text = state.text, repository] send in
-                _ = try await repository.edit(id: id, text: text)
-                await send(.saved(text: text))
-            } catch: { error, send in
-                if let message = TodoList.message(for: error) { await send(.saveFailed(message)) }
-            }
-        case .saved, .saveFailed:
-            return .none
+            .none
         }
     }
 }

@@ -14,12 +14,17 @@ import Foundation
 ///
 /// - The list comes from the database's observation (``Action/observe``),
 ///   not from the actions: add an item here, or from any other actor or
-///   screen, and ``State/todos`` follows once the write commits. The
-///   observation lasts while the task that sent `.observe` waits on it, or
-///   until the store goes.
+///   screen, and ``State/todos`` follows once the write commits. Each
+///   `.observe` lasts while the task that sent it waits on it (cancelling
+///   that task ends it), or until the store goes; two senders each get one,
+///   so one ending leaves the other running. A failed read ends it, with
+///   ``State/errorMessage`` set.
 /// - Typed text is never lost: the draft and the editor's text are cleared
 ///   only when the save of that very text succeeded; a refused or failed
 ///   save leaves them as they were, with ``State/errorMessage`` set.
+/// - The writes are the list's: an edit's save runs on after its editor is
+///   dismissed, and a newer save of the same item cancels an older one still
+///   running, so the last text typed is the one stored.
 /// - The repository is passed to the initialiser: the plain style for a
 ///   client only this feature uses (``SessionClient`` shows the other).
 public struct TodoList: Reducer {
@@ -73,9 +78,10 @@ public struct TodoList: Reducer {
 
     /// What the to-do screen can do.
     public enum Action: BindableAction, Equatable, Sendable {
-        /// The draft or the selection changed.
+        /// A bound field changed: the draft or the selection (other fields
+        /// change through their own actions).
         case binding(BindingAction<State>)
-        /// Observes the list; the effect lasts until cancelled.
+        /// Observes the list; the effect lasts until cancelled or a read fails.
         case observe
         /// The database's list now.
         case todosChanged([Todo])
@@ -86,6 +92,8 @@ public struct TodoList: Reducer {
         case submitDraft
         /// The draft `text` was added as `todo`.
         case draftAdded(Todo, text: String)
+        /// Item `id` was saved with `text`.
+        case editSaved(id: Int64, text: String)
         /// A change was refused or failed; the message says why.
         case failed(String)
         /// Starts editing an item in place.
@@ -118,7 +126,7 @@ public struct TodoList: Reducer {
                 action: { if case let .editor(action) = $0 { action } else { nil } },
                 embed: Action.editor
             ) {
-                TodoEditor(repository: repository)
+                TodoEditor()
             }
             .presenting(
                 \.deletion,
@@ -130,12 +138,14 @@ public struct TodoList: Reducer {
             .reduce(into: &state, action: action)
     }
 
-    /// The message a refused change shows; `nil` for a cancellation.
-    static func message(for error: any Error) -> String? {
+    /// The message a refused change (or, `reading`, a failed read) shows;
+    /// `nil` for a cancellation.
+    static func message(for error: any Error, reading: Bool = false) -> String? {
         switch error {
         case let error as TodoError: error.description
         case is CancellationError: nil
-        default: ErrorMessage.line("The to-do list could not be saved", error)
+        default:
+            ErrorMessage.line(reading ? "The to-do list could not be read" : "The to-do list could not be saved", error)
         }
     }
 
@@ -143,7 +153,8 @@ public struct TodoList: Reducer {
     struct List: Reducer {
         let repository: TodoRepository
 
-        enum CancelID { case observation }
+        /// The save of one item: a newer one cancels an older one still running.
+        struct EditSave: Hashable, Sendable { let id: Int64 }
 
         func reduce(into state: inout State, action: Action) -> Effect<Action> {
             switch action {
@@ -156,9 +167,8 @@ public struct TodoList: Reducer {
                         await send(.todosChanged(todos))
                     }
                 } catch: { error, send in
-                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                    if let message = TodoList.message(for: error, reading: true) { await send(.failed(message)) }
                 }
-                .cancellable(id: CancelID.observation, cancelInFlight: true)
 
             case let .todosChanged(todos):
                 state.todos = todos
@@ -211,16 +221,20 @@ public struct TodoList: Reducer {
                 return .none
 
             case .editor(.presented(.saveTapped)):
+                guard let editor = state.editor else { return .none }
                 state.errorMessage = nil
-                return .none
+                // Run here, not in the editor: dismissing it must not undo the save.
+                return .run(name: "save to-do #\(editor.id)") { [repository] send in
+                    _ = try await repository.edit(id: editor.id, text: editor.text)
+                    await send(.editSaved(id: editor.id, text: editor.text))
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+                .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
 
-            case let .editor(.presented(.saved(text))):
+            case let .editSaved(id, text):
                 // Text typed while the save ran stays, to be saved again.
-                if state.editor?.text == text { state.editor = nil }
-                return .none
-
-            case let .editor(.presented(.saveFailed(message))):
-                state.errorMessage = message
+                if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
                 return .none
 
             case .editor:

@@ -58,25 +58,27 @@ struct LoginScreen {
     }
 
     var hints: [KeyHint] {
-        [KeyHint("Tab ↑↓", "next field"), KeyHint("Enter", "log in"), KeyHint("Ctrl-C", "quit")]
+        if store.isLoggingIn {
+            return [KeyHint("Esc", "cancel"), KeyHint("Ctrl-C", "quit")]
+        }
+        return [KeyHint("Tab ↑↓", "next field"), KeyHint("Enter", "log in"), KeyHint("Ctrl-C", "quit")]
     }
 
     /// Typing goes to the focused field; Tab and the arrows move between
-    /// them; Enter on the ID goes to the password, on the password logs in.
+    /// them; Enter is the form's submit; Esc cancels a login in flight.
     func handle(_ event: InputEvent, actions: ActionTasks) {
         let model = store.state
-        guard !model.isLoggingIn else { return }
+        if model.isLoggingIn {
+            if case .key(KeyPress(.escape)) = event { store.send(.cancelLoginTapped) }
+            return
+        }
         if case let .key(press) = event {
             switch press.key {
             case .tab, .backTab, .up, .down:
                 store.binding(\.focus).value = model.focus == .id ? .password : .id
                 return
             case .enter:
-                if model.focus == .id, model.password.isEmpty {
-                    store.binding(\.focus).value = .password
-                } else if model.isLoginButtonEnabled {
-                    actions.start { [store] in await store.send(.loginButtonTapped).finish() }
-                }
+                actions.start { [store] in await store.send(.submitted).finish() }
                 return
             default:
                 break

@@ -24,7 +24,7 @@ extension ScreenTests {
 
 
 
-         Tab ↑↓ next field · Enter log in · Ctrl-C quit
+         Esc cancel · Ctrl-C quit
         """
 
     static let loginLockedOut = """

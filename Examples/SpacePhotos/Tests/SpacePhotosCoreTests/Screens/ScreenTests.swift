@@ -81,7 +81,12 @@ struct ScreenTests {
     @Test func anEmptyToDoList() async throws {
         let program = try await makeProgram()
         press(program, .character("3"))
-        let observation = program.app.todos.send(.observe)  // the main screen's `.task`
+        // The main screen asks for the list's observation, as a view's
+        // `.task`; frames here run no task, so the test starts it.
+        #expect(
+            program.render(RenderContext(size: TerminalSize(columns: 80, rows: 24))).tasks.contains { $0.id == "todos" }
+        )
+        let observation = program.app.todos.send(.observe)
         defer { observation.cancel() }
         try await waitUntil(program.app.todos) { $0.isLoaded }
         #expect(screen(program) == Self.emptyToDos)
