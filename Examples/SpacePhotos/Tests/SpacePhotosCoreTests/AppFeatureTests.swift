@@ -213,7 +213,7 @@ struct AppFeatureTests {
     @Test func theTabIsBoundAndQuittingIsConfirmedOrCancelled() async {
         let store = makeStore(AppFeature.State(screen: .main, sessionNumber: 1))
         await store.send(.binding(.set(\.tab, .todos))) { $0.tab = .todos }
-        let saving: Set<SpacePhoto.ID> = [Date(timeIntervalSince1970: 86_400)]
+        let saving: Set<Int> = [1]
         await store.send(.quitRequested(during: saving)) { $0.quitRequest = saving }
         await store.send(.quitCancelled) { $0.quitRequest = nil }
     }

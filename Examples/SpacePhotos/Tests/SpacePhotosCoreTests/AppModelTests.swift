@@ -66,7 +66,10 @@ struct AppModelTests {
         let app = try await makeApp()
         await app.store.send(.start).finish()
         #expect(app.requestQuit(), "nothing in flight: quit at once")
-        await app.photos.refresh()
+        // The list without its prefetch: a prefetch still downloading the
+        // image could be joined by a later save and hand it its answer.
+        await app.photos.catalog.updateItems()
+        app.photos.select(app.photos.catalog.items.first?.id)
         let photo = try #require(app.photos.selectedPhoto)
         let saving = Task { await app.photos.toggleSaveSelected() }
         // Saving, and held there: every download of the image is.
@@ -77,21 +80,23 @@ struct AppModelTests {
         app.cancelQuit()
         #expect(!app.isConfirmingQuit)
         #expect(app.requestQuit() == false)
-        let answering = downloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
-        defer { answering.cancel() }
+        // The save fails (a 404, which no one retries): the question goes with it.
+        let failing = downloads.answerEach(with: .success(StubResponse(status: .notFound)))
         await saving.value
-        try await waitUntil(app.photos.saved) { $0.isSaved(photo) }
-        #expect(!app.isConfirmingQuit, "the save it warned about is done")
+        failing.cancel()
+        #expect(!app.isConfirmingQuit, "the save it warned about is over")
+        #expect(!app.photos.saved.isSaved(photo))
 
-        // A later save does not bring the old question back.
-        let laterDownloads = fixture.holdDownloads(of: "/images/photo-2.png")
-        app.photos.moveSelection(by: 1)
-        let laterSave = Task { await app.photos.toggleSaveSelected() }
+        // Saving the same photo again does not bring the old question back.
+        let retry = Task { await app.photos.toggleSaveSelected() }
         try await waitUntil(app.photos) { $0.isSelectedSaving }
         #expect(!app.isConfirmingQuit)
-        let answeringLater = laterDownloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
-        defer { answeringLater.cancel() }
-        await laterSave.value
+        let answering = downloads.answerEach(with: .success(StubResponse(body: AppFixture.pngBytes)))
+        defer { answering.cancel() }
+        await retry.value
+        // Checked first: a failed save would leave the wait below waiting.
+        try #require(app.photos.saved.errorMessage == nil)
+        try await waitUntil(app.photos.saved) { $0.isSaved(photo) }
         #expect(app.requestQuit())
     }
 }

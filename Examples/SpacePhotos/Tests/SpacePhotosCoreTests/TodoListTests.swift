@@ -220,8 +220,21 @@ struct TodoListEditingTests {
         let store = makeStore(
             TodoList.State(todos: [item], isLoaded: true, editor: TodoEditor.State(id: id, text: "saved"))
         )
+        // Writes queue behind one the test holds open, so the save is still
+        // waiting when the editor goes.
+        let gate = DispatchSemaphore(value: 0)
+        let (entered, enteredSink) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task { [database] in
+            try await database.write { _ in
+                enteredSink.yield()
+                gate.wait()  // on GRDB's writer thread, not the cooperative pool
+            }
+        }
+        for await _ in entered { break }
         await store.send(.editor(.presented(.saveTapped)))
         await store.send(.editor(.dismiss)) { $0.editor = nil }  // Esc right after Enter
+        gate.signal()
+        try await holder.value
         await store.receive(.editSaved(id: id, text: "saved"))
         await store.finish()
         #expect(try await repository.all().map(\.text) == ["saved"])

@@ -54,10 +54,10 @@ public struct AppFeature: Reducer {
         public var logOutErrorMessage: String?
         /// Whether a log out is in flight (another tap does nothing).
         public var isLoggingOut: Bool
-        /// The photos whose saves quitting would lose, when quitting was asked
-        /// for while they were saving; `nil` otherwise. The question stands
-        /// while one of them still saves.
-        public var quitRequest: Set<SpacePhoto.ID>?
+        /// The saves quitting would lose (``SavedPhotos/runningSaves``), when
+        /// quitting was asked for while they ran; `nil` otherwise. The
+        /// question stands while one of them still runs.
+        public var quitRequest: Set<Int>?
         /// Counts the logged-in sessions: each entry to the main screen is a
         /// new one, and what belongs to a session (the profile) is made anew.
         public var sessionNumber: Int
@@ -69,7 +69,7 @@ public struct AppFeature: Reducer {
             tab: AppTab = .photos,
             logOutErrorMessage: String? = nil,
             isLoggingOut: Bool = false,
-            quitRequest: Set<SpacePhoto.ID>? = nil,
+            quitRequest: Set<Int>? = nil,
             sessionNumber: Int = 0
         ) {
             self.screen = screen
@@ -96,8 +96,8 @@ public struct AppFeature: Reducer {
         case logOutFinished(errorMessage: String?)
         /// The login screen's actions and its dismissal.
         case login(PresentationAction<LoginFeature.Action>)
-        /// Asks to quit while the saves of these photos run: the confirmation shows.
-        case quitRequested(during: Set<SpacePhoto.ID>)
+        /// Asks to quit while these saves run: the confirmation shows.
+        case quitRequested(during: Set<Int>)
         /// The user chose not to quit, or nothing is left to lose.
         case quitCancelled
 
@@ -156,6 +156,7 @@ public struct AppFeature: Reducer {
             case .start:
                 state.screen = .launching
                 state.login = nil
+                state.isLoggingOut = false
                 return .run(name: "check the stored session") { [session] send in
                     await send(.sessionChecked(await AppFeature.check(session)))
                 }
@@ -224,6 +225,7 @@ public struct AppFeature: Reducer {
         }
 
         private func presentLogin(_ state: inout State, notice: String?) {
+            state.isLoggingOut = false
             state.login = LoginFeature.State(notice: notice)
             state.screen = .login
         }

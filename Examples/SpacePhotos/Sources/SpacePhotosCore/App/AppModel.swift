@@ -66,16 +66,17 @@ public final class AppModel {
 
     /// Whether the user is asked to confirm quitting: quitting was asked for
     /// while photos were being saved, and one of those saves still runs (a
-    /// save started later does not bring the question back).
+    /// save started later, even of the same photo, does not bring the
+    /// question back).
     public var isConfirmingQuit: Bool {
         guard let request = store.quitRequest else { return false }
-        return !request.isDisjoint(with: photos.saved.savingIDs)
+        return !request.isDisjoint(with: photos.saved.runningSaves)
     }
 
     /// Whether the app can quit now; while a photo is being saved it asks
     /// first (``isConfirmingQuit``) and returns false.
     public func requestQuit() -> Bool {
-        let saving = photos.saved.savingIDs
+        let saving = photos.saved.runningSaves
         guard !saving.isEmpty else {
             if store.quitRequest != nil { store.send(.quitCancelled) }
             return true
@@ -91,6 +92,6 @@ public final class AppModel {
 
     /// Whether work the user started would be lost by quitting now.
     public var hasWorkInFlight: Bool {
-        !photos.saved.savingIDs.isEmpty
+        !photos.saved.runningSaves.isEmpty
     }
 }

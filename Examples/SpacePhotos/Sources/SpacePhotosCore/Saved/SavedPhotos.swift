@@ -24,6 +24,10 @@ public final class SavedPhotos {
     public private(set) var errorMessage: String?
     /// The photos whose save is running.
     public private(set) var savingIDs: Set<SpacePhoto.ID> = []
+    /// The saves running, each by a number never reused: tells a save from a
+    /// later save of the same photo (the quit question waits on these).
+    public private(set) var runningSaves: Set<Int> = []
+    @ObservationIgnored private var lastSave = 0
 
     @ObservationIgnored private let repository: SavedPhotoRepository
     @ObservationIgnored private let imageData: @Sendable (URL) async throws -> (data: Data, mediaType: String)
@@ -64,7 +68,13 @@ public final class SavedPhotos {
     @discardableResult
     public func save(_ photo: SpacePhoto) async -> Bool {
         guard savingIDs.insert(photo.id).inserted else { return false }
-        defer { savingIDs.remove(photo.id) }
+        lastSave += 1
+        let save = lastSave
+        runningSaves.insert(save)
+        defer {
+            savingIDs.remove(photo.id)
+            runningSaves.remove(save)
+        }
         errorMessage = nil
         do {
             let image = try await imageData(photo.url)
