@@ -220,21 +220,11 @@ struct TodoListEditingTests {
         let store = makeStore(
             TodoList.State(todos: [item], isLoaded: true, editor: TodoEditor.State(id: id, text: "saved"))
         )
-        // Writes queue behind one the test holds open, so the save is still
-        // waiting when the editor goes.
-        let gate = DispatchSemaphore(value: 0)
-        let (entered, enteredSink) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task { [database] in
-            try await database.write { _ in
-                enteredSink.yield()
-                gate.wait()  // on GRDB's writer thread, not the cooperative pool
-            }
-        }
-        for await _ in entered { break }
+        // The save waits behind a held write, still running when the editor goes.
+        let writer = await HeldWriter(database)
         await store.send(.editor(.presented(.saveTapped)))
         await store.send(.editor(.dismiss)) { $0.editor = nil }  // Esc right after Enter
-        gate.signal()
-        try await holder.value
+        try await writer.release()
         await store.receive(.editSaved(id: id, text: "saved"))
         await store.finish()
         #expect(try await repository.all().map(\.text) == ["saved"])
@@ -295,5 +285,31 @@ struct TodoListEditingTests {
         await store.send(.deletion(.presented(.confirmTapped))) { $0.deletion = nil }
         await store.receive(.failed("There is no to-do #7.")) { $0.errorMessage = "There is no to-do #7." }
         await store.finish()
+    }
+}
+
+/// The database's writer, held by a write the test keeps open: later writes
+/// queue behind it until ``release()``.
+struct HeldWriter {
+    private let gate = DispatchSemaphore(value: 0)
+    private let holder: Task<Void, any Error>
+
+    /// Holds `database`'s writer; returns once the holding write runs.
+    init(_ database: SQLiteDatabase) async {
+        let gate = self.gate
+        let (entered, enteredSink) = AsyncStream.makeStream(of: Void.self)
+        holder = Task {
+            try await database.write { _ in
+                enteredSink.yield()
+                gate.wait()  // on GRDB's writer thread, not the cooperative pool
+            }
+        }
+        for await _ in entered { break }
+    }
+
+    /// Lets the queued writes run.
+    func release() async throws {
+        gate.signal()
+        try await holder.value
     }
 }

@@ -132,14 +132,14 @@ public final class SpacePhotosProgram: TerminalProgram {
         return .continue
     }
 
-    /// Cancels the work keys started; the loop then ends. Call ``finish()``
-    /// after it to wait for that work.
+    /// Cancels the work keys started (but for the to-do writes, which
+    /// finish); the loop then ends. Call ``finish()`` after it to wait for that work.
     public func terminate(reason: String) {
         actions.cancelAll()
     }
 
-    /// Cancels the work keys started and waits for it to end: call it after
-    /// the loop, before closing the databases.
+    /// Cancels the work keys started, lets the to-do writes finish, and waits
+    /// for it all to end: call it after the loop, before closing the databases.
     public func finish() async {
         actions.cancelAll()
         await actions.waitForAll()

@@ -108,7 +108,9 @@ struct TodosScreen {
             guard case let .key(press) = event else { return }
             switch press.key {
             case .character("y"):
-                actions.start { [store] in await store.send(.deletion(.presented(.confirmTapped))).finish() }
+                actions.start(onQuit: .finish) { [store] in
+                    await store.send(.deletion(.presented(.confirmTapped))).finish()
+                }
             case .character("n"), .escape: store.send(.deletion(.dismiss))
             default: break
             }
@@ -117,7 +119,7 @@ struct TodosScreen {
         if model.editor != nil, let editor = store.scope(state: \.editor, action: { .editor(.presented($0)) }) {
             switch event {
             case .key(KeyPress(.enter)):
-                actions.start { await editor.send(.saveTapped).finish() }
+                actions.start(onQuit: .finish) { await editor.send(.saveTapped).finish() }
             case .key(KeyPress(.escape)):
                 store.send(.editor(.dismiss))
             default:
@@ -128,7 +130,7 @@ struct TodosScreen {
         if ui.todoFocus == .draft {
             switch event {
             case .key(KeyPress(.enter)):
-                actions.start { [store] in await store.send(.submitDraft).finish() }
+                actions.start(onQuit: .finish) { [store] in await store.send(.submitDraft).finish() }
             case .key(KeyPress(.escape)):
                 ui.todoFocus = .list
             default:

@@ -149,6 +149,21 @@ struct ScreenTests {
         #expect(screen(program).contains("The field holds 500 characters: 999500 were left out."))
     }
 
+    @Test func aToDoAddedAsTheAppQuitsIsKept() async throws {
+        var todos: TodoRepository?
+        let program = try await makeProgram { todos = $0.todos }
+        let database = try #require(todos).database
+        press(program, .character("3"), .character("a"))
+        type(program, "milk")
+        // The add waits behind a held write, still running when the app quits.
+        let writer = await HeldWriter(database)
+        press(program, .enter)
+        program.terminate(reason: "quit")
+        try await writer.release()
+        await program.finish()
+        #expect(try await todos?.all().map(\.text) == ["milk"])
+    }
+
     @Test func aFailedAddKeepsTheTextInTheField() async throws {
         let program = try await makeProgram()
         press(program, .character("3"), .character("a"))
