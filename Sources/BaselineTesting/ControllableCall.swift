@@ -9,14 +9,20 @@ import BaselineConcurrency
 ///
 /// ```swift
 /// let logIn = ControllableCall<Credentials, Void>()
-/// let model = LoginViewModel(authService: AuthServiceDouble(logIn: logIn))
-/// let pressed = Task { await model.loginButtonPressed() }
+/// let store = TestStore(initialState: LoginFeature.State(id: "astro", password: "secret")) {
+///     LoginFeature()
+/// } withDependencies: {
+///     $0.session.logIn = { try await logIn(Credentials(id: $0, password: $1)) }
+/// }
+/// await store.send(.loginButtonTapped) { $0.isLoggingIn = true }
 ///
 /// let call = try await logIn.nextCall()        // the login has started
-/// #expect(model.isLoginButtonEnabled == false)
-/// call.resume()                                // let it succeed
-/// await pressed.value
-/// #expect(model.isLoginButtonEnabled)
+/// #expect(store.state.isLoginButtonEnabled == false)
+/// call.resume(throwing: LoginError.invalidCredentials)
+/// await store.receive(.loginFailed(.invalidCredentials)) {
+///     $0.isLoggingIn = false
+///     $0.errorMessage = .invalidCredentials
+/// }
 /// ```
 ///
 /// A call whose task is cancelled ends with `CancellationError` at once; its

@@ -25,7 +25,8 @@ public final class AppModel {
     /// The Saved tab.
     public let saved: SavedPhotoBrowser
     /// The To-dos tab (seed 001, on BaselineStore); send it
-    /// ``TodoList/Action/observe`` while it shows.
+    /// ``TodoList/Action/observe`` while the main screen shows (the list
+    /// then follows the database, whichever tab is selected).
     public let todos: Store<TodoList.State, TodoList.Action>
     /// The Counter tab (seed 003, on BaselineStore).
     public let counter: Store<FactCounter.State, FactCounter.Action>
