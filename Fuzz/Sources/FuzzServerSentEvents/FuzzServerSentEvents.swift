@@ -30,8 +30,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     require(events == cutEvents, "cut at \(cutPoints): \(cutEvents); whole: \(events)")
     let text = Array(String(decoding: bytes, as: UTF8.self).utf8)
     for event in events {
-        for line in event.data.split(separator: "\n", omittingEmptySubsequences: false) {
-            require(contains(text, Array(line.utf8)), "data \(line) is not in the input")
+        // Split at the scalar: as a Character, "\r\n" is not "\n".
+        for line in event.data.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = String(String.UnicodeScalarView(line))
+            require(contains(text, Array(line.utf8)), "data \(line.debugDescription) is not in the input")
+            require(!line.contains("\r"), "data \(line.debugDescription) holds a line end")
         }
         require(
             contains(text, Array(event.event.utf8)) || event.event == "message",

@@ -52,40 +52,74 @@ public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
     public typealias Element = String
     let base: Base
     let maximumLength: Int
+    /// Whether a lone `\r` ends a line too, as in Server-Sent Events (a
+    /// `\r\n` is still one line end, however the chunks cut it).
+    var splitsAtCarriageReturn = false
 
     /// An iterator over the sequence's elements.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), maximumLength: maximumLength)
+        Iterator(
+            base: base.makeAsyncIterator(),
+            maximumLength: maximumLength,
+            splitsAtCarriageReturn: splitsAtCarriageReturn
+        )
     }
 
     /// Produces the sequence's elements, reading the underlying chunks as it needs them.
     public struct Iterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
         let maximumLength: Int
+        let splitsAtCarriageReturn: Bool
         var buffer = Data()
         /// Where to look for the next newline: everything before it was searched.
         var searched = 0
         var ended = false
+        /// A line ended at a `\r` that was the last byte so far: a `\n` first
+        /// in the next chunk belongs to that line end.
+        var skipsNewline = false
 
-        init(base: Base.AsyncIterator, maximumLength: Int) {
+        init(base: Base.AsyncIterator, maximumLength: Int, splitsAtCarriageReturn: Bool = false) {
             self.base = base
             self.maximumLength = maximumLength
+            self.splitsAtCarriageReturn = splitsAtCarriageReturn
         }
 
         /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> String? {
+            let newline = UInt8(ascii: "\n")
+            let carriageReturn = UInt8(ascii: "\r")
             while true {
-                if let newline = buffer[(buffer.startIndex + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
+                if skipsNewline, let first = buffer.first {
+                    skipsNewline = false
+                    if first == newline { buffer = Data(buffer.dropFirst()) }
+                }
+                let unsearched = buffer[(buffer.startIndex + searched)...]
+                let end =
+                    splitsAtCarriageReturn
+                    ? unsearched.firstIndex { $0 == newline || $0 == carriageReturn }
+                    : unsearched.firstIndex(of: newline)
+                if let end {
                     // Checked here too: a whole line can arrive in one chunk,
                     // and the limit must not depend on how the bytes were cut.
-                    guard newline - buffer.startIndex <= maximumLength else {
+                    guard end - buffer.startIndex <= maximumLength else {
                         throw HTTPClientError.responseTooLarge(limit: maximumLength)
                     }
-                    var line = buffer[buffer.startIndex..<newline]
-                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                    buffer = Data(buffer[(newline + 1)...])
+                    var line = buffer[buffer.startIndex..<end]
+                    var rest = end + 1
+                    if buffer[end] == carriageReturn {
+                        // A lone `\r` ends the line; so does `\r\n`, in one or two chunks.
+                        if rest < buffer.endIndex {
+                            if buffer[rest] == newline { rest += 1 }
+                        } else {
+                            skipsNewline = true
+                        }
+                    } else if line.last == carriageReturn {
+                        line = line.dropLast()
+                    }
+                    let text = String(decoding: line, as: UTF8.self)
+                    buffer = Data(buffer[rest...])
                     searched = 0
-                    return String(decoding: line, as: UTF8.self)
+                    return text
                 }
                 searched = buffer.count
                 guard buffer.count <= maximumLength else {

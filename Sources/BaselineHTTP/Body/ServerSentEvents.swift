@@ -32,9 +32,10 @@ public struct ServerSentEvent: Sendable, Equatable {
 
 extension AsyncSequence where Self: Sendable, Element == Data {
     /// The chunks parsed as Server-Sent Events, as the WHATWG HTML standard
-    /// describes the `text/event-stream` format: `data:` lines accumulate
-    /// until a blank line dispatches the event; comments (`:`) are skipped;
-    /// events without data are not dispatched.
+    /// describes the `text/event-stream` format: lines end at `\r\n`, `\n`
+    /// or a lone `\r`; `data:` lines accumulate until a blank line
+    /// dispatches the event; comments (`:`) are skipped; events without data
+    /// are not dispatched.
     ///
     /// ```swift
     /// let stream = try await client.stream(Request<Void>.get("/events", query: [.init(name: "format", value: "sse")]))
@@ -43,7 +44,10 @@ extension AsyncSequence where Self: Sendable, Element == Data {
     /// }
     /// ```
     public func serverSentEvents(maximumLineLength: Int = 1024 * 1024) -> AsyncServerSentEventSequence<Self> {
-        AsyncServerSentEventSequence(lines: lines(maximumLength: maximumLineLength))
+        // The format ends lines at `\r\n`, `\n` or a lone `\r`.
+        AsyncServerSentEventSequence(
+            lines: AsyncLineSequence(base: self, maximumLength: maximumLineLength, splitsAtCarriageReturn: true)
+        )
     }
 }
 

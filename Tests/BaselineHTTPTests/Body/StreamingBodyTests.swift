@@ -126,6 +126,28 @@ struct StreamingBodyTests {
         #expect(events.map(\.retry) == [nil, nil, .milliseconds(3)])
     }
 
+    @Test func serverSentEventLinesEndAtALoneCarriageReturnToo() async throws {
+        // Found by Fuzz/run ServerSentEvents: a lone `\r` was kept in the
+        // line, so "a\r\r\n" merged two events into one.
+        func events(_ chunks: String...) async throws -> [String] {
+            let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+            for chunk in chunks { feed.yield(Data(chunk.utf8)) }
+            feed.finish()
+            var data: [String] = []
+            for try await event in HTTPBody(stream, length: nil).serverSentEvents() { data.append(event.data) }
+            return data
+        }
+        #expect(try await events("data: a\r\rdata: b\r\n\r\n") == ["a", "b"])
+        #expect(try await events("data: a\rdata: b\r\r") == ["a\nb"])
+        // A `\r\n` cut between two chunks is one line end, not two.
+        #expect(try await events("data: a\r", "\ndata: b\n\n") == ["a\nb"])
+        #expect(try await events("data: a\r", "\r", "\ndata: b\n\n") == ["a", "b"])
+        // Plain lines still end only at `\n`.
+        var lines: [String] = []
+        for try await line in body("a\rb\r\n", "c").lines() { lines.append(line) }
+        #expect(lines == ["a\rb", "c"])
+    }
+
     @Test func aStreamedBodyCanBeReadOnce() async throws {
         let once = body("a")
         _ = try await once.collect(upTo: 10)
