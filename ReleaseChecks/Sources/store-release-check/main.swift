@@ -91,8 +91,11 @@ struct Parent: Reducer {
             case .startTicking:
                 return .run { send in
                     await send(.tick)
-                    // Waits for its cancellation.
-                    try await Task.sleep(for: .seconds(3600))  // sleep-ok: ended by cancellation, not waited for
+                    // Waits for its cancellation: a stream that never yields
+                    // ends its iteration when the task is cancelled.
+                    let (never, continuation) = AsyncStream<Never>.makeStream()
+                    for await _ in never {}
+                    continuation.finish()  // kept alive until here: the stream must not end by itself
                 }
                 .cancellable(id: CancelID.ticking)
             case .tick:

@@ -48,7 +48,11 @@ public final class Store<State, Action: Sendable> {
         let root = StoreRoot(
             initialState: initialState,
             reducer: reducer(),
-            dependencies: DependencyValues.current.with(withDependencies),
+            dependencies: DependencyValues.current.with {
+                // A store made inside a presented feature's effect is not that feature.
+                $0.presentedDismissal = nil
+                withDependencies(&$0)
+            },
             logger: logger
         )
         self.init(

@@ -120,7 +120,7 @@ public struct TodoList: Reducer {
 
     /// Runs the presented editor and confirmation, then the list's own logic.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        List(repository: repository)
+        Core(repository: repository)
             .presenting(
                 \.editor,
                 action: { if case let .editor(action) = $0 { action } else { nil } },
@@ -150,7 +150,7 @@ public struct TodoList: Reducer {
     }
 
     /// The list's own logic, with the presented features' states as plain fields.
-    struct List: Reducer {
+    struct Core: Reducer {
         let repository: TodoRepository
 
         /// The save of one item: a newer one cancels an older one still running.
