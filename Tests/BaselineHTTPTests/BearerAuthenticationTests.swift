@@ -46,6 +46,15 @@ struct BearerAuthenticationTests {
 
     var sentTokens: [String?] { transport.requests.map { $0.headerFields[.authorization] } }
 
+    /// Refreshes a test does not expect fail at once, instead of waiting for
+    /// an answer that never comes: a regression fails fast.
+    func failingFurtherRefreshes() -> Task<Void, Never> {
+        let refreshes = tokens.refreshes
+        return Task {
+            while let call = try? await refreshes.nextCall() { call.resume(throwing: Failure()) }
+        }
+    }
+
     @Test func sendsTheCurrentToken() async throws {
         tokens.current.withLock { $0 = "fresh" }
         let (response, _) = try await send(
@@ -157,6 +166,66 @@ struct BearerAuthenticationTests {
         retry.resume(returning: .text("slow"))
         #expect(try await straggler.value.0.status == .ok)
         #expect(tokens.refreshes.callCount == 1)
+    }
+
+    @Test func requestsRejectedWithTwoDifferentTokensShareOneRefresh() async throws {
+        // A request still in flight with a token from before the last change…
+        tokens.current.withLock { $0 = "older" }
+        let slow = transport.hold(.get, "/slow")
+        let auth = BearerAuthentication(provider: tokens)
+        let straggler = Task { [transport] in try await send(apiRequest(.get, "/slow"), through: [auth], to: transport)
+        }
+        let firstAttempt = try await slow.nextCall()
+        #expect(firstAttempt.arguments.headerFields[.authorization] == "Bearer older")
+
+        // …while the current token is rejected and its refresh runs.
+        tokens.current.withLock { $0 = "stale" }
+        let other = start(1, through: auth)[0]
+        let refresh = try await tokens.refreshes.nextCall()
+        #expect(refresh.arguments == "stale")
+        let others = failingFurtherRefreshes()
+        defer { others.cancel() }
+
+        // The straggler's 401 joins that refresh instead of presenting the
+        // refresh token a second time.
+        firstAttempt.resume(returning: .status(.unauthorized))
+        try await auth.waitUntilRefreshWaiting(atLeast: 2)
+        refresh.resume(returning: "fresh")
+        #expect(try await other.value.0.status == .ok)
+        let retry = answerTheRetry(slow)
+        defer { retry.cancel() }
+        #expect(try await straggler.value.0.status == .ok)
+        #expect(try await retry.value == "Bearer fresh")
+        #expect(tokens.refreshes.callCount == 1)
+    }
+
+    /// Answers the next request on `route` (a retry), returning its token;
+    /// in a task, so that a request that fails instead of retrying fails
+    /// the test at once.
+    func answerTheRetry(_ route: ControllableCall<RecordedRequest, StubResponse>) -> Task<String?, any Error> {
+        Task {
+            let retry = try await route.nextCall()
+            retry.resume(returning: .text("slow"))
+            return retry.arguments.headerFields[.authorization]
+        }
+    }
+
+    @Test func aRequestRejectedWithAReplacedTokenGetsTheCurrentOneWithoutARefresh() async throws {
+        let slow = transport.hold(.get, "/slow")
+        let auth = BearerAuthentication(provider: tokens)
+        let straggler = Task { [transport] in try await send(apiRequest(.get, "/slow"), through: [auth], to: transport)
+        }
+        let firstAttempt = try await slow.nextCall()
+        let refreshes = failingFurtherRefreshes()
+        defer { refreshes.cancel() }
+        // A login (not a refresh through this middleware) replaced the token.
+        tokens.current.withLock { $0 = "fresh" }
+        let retry = answerTheRetry(slow)
+        defer { retry.cancel() }
+        firstAttempt.resume(returning: .status(.unauthorized))
+        #expect(try await straggler.value.0.status == .ok)
+        #expect(try await retry.value == "Bearer fresh")
+        #expect(tokens.refreshes.callCount == 0)
     }
 
     @Test func cancellingTheRequestThatStartedTheRefreshDoesNotCancelIt() async throws {

@@ -39,6 +39,33 @@ struct SQLiteDatabaseTests {
         #expect(mode == "wal")
     }
 
+    @Test func aNewDatabaseAndItsFolderAreTheOwnersOnly() async throws {
+        let folder = directory.url.appendingPathComponent("data/app")
+        let url = folder.appendingPathComponent("db.sqlite")
+        let database = try await SQLiteDatabase.open(at: url, migrator: Note.migrator)
+        try await database.write { db in
+            var note = Note(text: "private")
+            try note.insert(db)
+        }
+        for path in [url.path, url.path + "-wal", url.path + "-shm"] {
+            #expect(try mode(of: path) == 0o600, "\(path)")
+        }
+        #expect(try mode(of: folder.path) == 0o700)
+        try await database.close()
+    }
+
+    @Test func anExistingDatabaseKeepsItsMode() async throws {
+        let url = directory.url.appendingPathComponent("shared.sqlite")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o640]))
+        let database = try await SQLiteDatabase.open(at: url, migrator: Note.migrator)
+        #expect(try mode(of: url.path) == 0o640)
+        try await database.close()
+    }
+
+    func mode(of path: String) throws -> Int? {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+
     @Test func aThrowingWriteRollsBack() async throws {
         let database = try await SQLiteDatabase.inMemory(migrator: Note.migrator)
         await #expect(throws: Refused.self) {

@@ -68,6 +68,12 @@ public final class SQLiteDatabase: Sendable {
     /// Opens (creating if needed) the database file at `url` in WAL mode and
     /// brings its schema up to date with `migrator`.
     ///
+    /// A file it creates is readable and writable by its owner only (mode
+    /// 0600, and SQLite gives its `-wal` and `-shm` files the same mode), in
+    /// folders it creates with mode 0700: an app's data is nobody else's on a
+    /// shared machine. An existing file keeps its mode, so a database you
+    /// mean to share can be created beforehand.
+    ///
     /// - Throws: ``SQLiteDatabaseError/corrupt(path:)`` when the file is not a
     ///   database or is damaged (see ``SQLiteDatabase/moveAside(databaseAt:now:)``),
     ///   ``SQLiteDatabaseError/cannotOpen(path:reason:)`` for other failures.
@@ -80,8 +86,12 @@ public final class SQLiteDatabase: Sendable {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(),
-                withIntermediateDirectories: true
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
             )
+            if let reason = PrivateFile.createIfMissing(atPath: path) {
+                throw SQLiteDatabaseError.cannotOpen(path: path, reason: reason)
+            }
             let pool = try DatabasePool(path: path, configuration: configuration)
             // Reading the schema is what reveals a file that is not a database.
             _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }

@@ -25,9 +25,11 @@ public protocol AccessTokenProvider: Sendable {
 
     /// A new token to replace `rejected`, which the server answered 401 to.
     ///
-    /// ``BearerAuthentication`` calls it at most once per rejected token,
-    /// however many requests were rejected with it, and lets it finish even
-    /// when those requests are cancelled (a refresh that rotates the refresh
-    /// token must not be cut off half-way).
+    /// ``BearerAuthentication`` calls it one refresh at a time, however many
+    /// requests were rejected, and only while ``accessToken()`` still returns
+    /// `rejected` (a request rejected with an older token gets the current
+    /// one instead). It lets the refresh finish even when those requests are
+    /// cancelled (a refresh that rotates the refresh token must not be cut
+    /// off half-way).
     func refreshAccessToken(rejected: String) async throws -> String
 }

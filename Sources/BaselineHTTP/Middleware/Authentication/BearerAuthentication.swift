@@ -13,9 +13,11 @@ import HTTPTypes
 ///
 /// On a 401 the middleware asks the provider for a new token and sends the
 /// request once more with it:
-/// - **One refresh for all.** However many requests the server rejects with
-///   the same token, the provider refreshes it once; the others wait for that
-///   refresh, or reuse its result if it already ended.
+/// - **One refresh for all.** However many requests the server rejects, the
+///   provider refreshes once at a time; the others wait for that refresh. A
+///   request rejected with a token the provider has since replaced gets the
+///   current token without a refresh. Refreshes never overlap, so a rotating
+///   refresh token is never presented twice.
 /// - **No loop.** A request is retried at most once; a second 401 is returned
 ///   as it is (the client reports it as an unacceptable status).
 /// - **Failures reach every waiter** as ``HTTPClientError/authenticationFailed(_:)`` (``AuthenticationError/refreshFailed(underlying:)``);

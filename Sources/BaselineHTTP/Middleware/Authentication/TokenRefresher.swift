@@ -1,34 +1,24 @@
 import BaselineConcurrency
 
-/// Turns any number of 401s for one token into a single refresh.
+/// Turns any number of 401s into one refresh at a time.
 ///
-/// Requests rejected with the same token while its refresh runs wait for that
-/// refresh (a ``TaskCoalescer`` keyed by the rejected token, which lets the
-/// refresh finish even if every waiting request is cancelled). A request
-/// rejected with a token that was already refreshed, because its 401 arrived
-/// after the refresh ended, gets the newest token without a second refresh.
+/// Every rejected request waits for the refresh in flight, whichever token it
+/// was rejected with (a ``TaskCoalescer`` under one key, which lets the
+/// refresh finish even if every waiting request is cancelled). Refreshes
+/// never overlap: a server that rotates refresh tokens treats a second
+/// refresh presenting the same refresh token as reuse and revokes the whole
+/// chain, which two concurrent refreshes for two different rejected tokens
+/// would do.
+///
+/// A request rejected with a token the provider no longer hands out, because
+/// a refresh or a login replaced it while the request was in flight, gets the
+/// provider's current token without a refresh.
 final class TokenRefresher: Sendable {
-    /// Tokens already replaced, and the newest replacement.
-    private struct History {
-        /// The most recently replaced tokens; a few suffice, as a token is
-        /// only seen again from requests in flight when it was replaced.
-        var replaced: [String] = []
-        var newest: String?
-
-        func replacement(for rejected: String) -> String? {
-            replaced.contains(rejected) ? newest : nil
-        }
-
-        mutating func record(_ rejected: String, replacedBy fresh: String) {
-            replaced.append(rejected)
-            if replaced.count > 16 { replaced.removeFirst(replaced.count - 16) }
-            newest = fresh
-        }
-    }
+    /// The one key of the coalescer: all refreshes share one run.
+    private struct AnyToken: Hashable, Sendable {}
 
     let provider: any AccessTokenProvider
-    private let refreshes = TaskCoalescer<String, String>(cancelsAbandonedWork: false)
-    private let history = LockedValue(History())
+    private let refreshes = TaskCoalescer<AnyToken, String>(cancelsAbandonedWork: false)
 
     init(provider: any AccessTokenProvider) {
         self.provider = provider
@@ -40,13 +30,11 @@ final class TokenRefresher: Sendable {
     ///   `CancellationError` when the calling task is cancelled.
     func replacement(for rejected: String) async throws -> String {
         do {
-            return try await refreshes.value(for: rejected) { [provider, history] in
+            return try await refreshes.value(for: AnyToken()) { [provider] in
                 // Checked inside the shared run, so that a request whose 401
                 // arrives just after a refresh ended cannot start another.
-                if let known = history.withLock({ $0.replacement(for: rejected) }) { return known }
-                let fresh = try await provider.refreshAccessToken(rejected: rejected)
-                history.withLock { $0.record(rejected, replacedBy: fresh) }
-                return fresh
+                if let current = try await provider.accessToken(), current != rejected { return current }
+                return try await provider.refreshAccessToken(rejected: rejected)
             }
         } catch let error as CancellationError {
             throw error
