@@ -43,6 +43,22 @@ struct AppSessionIntegrationTests {
         #expect(app.store.screen == .main)
     }
 
+    @Test func theAppsFilesAreTheUsersOnly() async throws {
+        try await withServer(configure()) { server in
+            try await logIn(
+                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            )
+        }
+        func mode(_ name: String) throws -> Int? {
+            let path = name.isEmpty ? dataDirectory.path : dataDirectory.appendingPathComponent(name).path
+            return (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+        }
+        #expect(try mode("") == 0o700)
+        for name in ["id-token.json", "refresh-token.json", "todos.sqlite", "saved.sqlite"] {
+            #expect(try mode(name) == 0o600, "\(name)")
+        }
+    }
+
     @Test func theNextStartGoesStraightInAndAnExpiredTokenIsRefreshed() async throws {
         try await withServer(configure()) { server in
             try await logIn(

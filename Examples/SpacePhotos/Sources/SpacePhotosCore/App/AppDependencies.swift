@@ -72,7 +72,11 @@ extension AppDependencies {
         imageCache: URL? = nil,
         logger: Logger = Logger(label: "spacephotos.app")
     ) async throws -> AppDependencies {
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dataDirectory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let client = HTTPClient(baseURL: serverURL)
         let authAPI = AuthAPI(client: client)
         let tokens = SessionTokens(

@@ -31,7 +31,7 @@ struct AppCommand: AsyncParsableCommand {
             LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         }
         let dataDirectory = AppDirectories.data
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        try AppDirectories.createPrivate(dataDirectory)
         let embedded = try await Self.embeddedServerConfiguration(dataDirectory: dataDirectory)
         try await server.withServer(configuration: embedded) { baseURL in
             try await Self.runApp(

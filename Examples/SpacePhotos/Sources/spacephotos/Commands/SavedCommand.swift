@@ -21,13 +21,12 @@ struct SavedCommand: AsyncParsableCommand {
         var database: String?
 
         func openRepository() async throws -> SavedPhotoRepository {
-            let url =
-                database.map { URL(fileURLWithPath: $0) } ?? AppDirectories.data.appendingPathComponent("saved.sqlite")
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            return try await SavedPhotoRepository.open(at: url)
+            if let database {
+                // A file of the user's choosing, in a folder whose mode is theirs.
+                return try await SavedPhotoRepository.open(at: URL(fileURLWithPath: database))
+            }
+            try AppDirectories.createPrivate(AppDirectories.data)
+            return try await SavedPhotoRepository.open(at: AppDirectories.data.appendingPathComponent("saved.sqlite"))
         }
     }
 

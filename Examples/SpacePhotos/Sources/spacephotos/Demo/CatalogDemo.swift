@@ -16,7 +16,7 @@ struct CatalogDemo {
 
     @MainActor
     func run() async throws {
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        try AppDirectories.createPrivate(dataDirectory)
         let client = HTTPClient(baseURL: baseURL)
         // Counts the requests that reach the network, to show coalescing.
         let counter = RecordingMiddleware()

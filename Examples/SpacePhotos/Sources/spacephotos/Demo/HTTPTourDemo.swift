@@ -21,7 +21,7 @@ struct HTTPTourDemo {
     }
 
     func run() async throws {
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        try AppDirectories.createPrivate(dataDirectory)
         let client = HTTPClient(baseURL: baseURL)
 
         narrator.section("The dog photo (seed 001): status and content type checked")
