@@ -21,7 +21,8 @@ import Testing
 /// Schaik's PngSuite ("permission to use, copy, modify and distribute these
 /// images for any purpose and without fee is hereby granted"); the
 /// `adam7-*.png` and `plain-*.png` pairs are written by
-/// scripts/make-png16-fixtures.py.
+/// scripts/make-png16-fixtures.py. `lossless.jpg`, `extended-12bit.jpg` and
+/// `many-scans.jpg` are written by scripts/make-jpeg-fixtures.py.
 enum Fixture {
     static func data(_ name: String) throws -> Data {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
