@@ -70,6 +70,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The system's libpng and libjpeg decode on Linux; Apple platforms use ImageIO.
                 .target(name: "CPNG", condition: .when(platforms: [.linux])),
+                .target(name: "CPNGShim", condition: .when(platforms: [.linux])),
                 .target(name: "CJPEGShim", condition: .when(platforms: [.linux])),
             ]
         ),
@@ -77,6 +78,13 @@ let package = Package(
             name: "CPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        // libpng's row API reports errors by longjmp too: this C shim holds the
+        // setjmp for the files that its simplified API decodes wrong.
+        .target(
+            name: "CPNGShim",
+            dependencies: [.target(name: "CPNG", condition: .when(platforms: [.linux]))],
+            linkerSettings: [.linkedLibrary("png16", .when(platforms: [.linux]))]
         ),
         .systemLibrary(
             name: "CJPEG",

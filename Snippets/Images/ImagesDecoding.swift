@@ -38,6 +38,7 @@ if storedLayout.canDecode(savedData) {
 // checked from the header, before any pixel memory is allocated.
 var configuration = ImagePipeline.Configuration()
 configuration.limits = ImageDecodingLimits(maximumPixelCount: 24_000_000)  // 96 MB of RGBA
+configuration.limits.maximumScanCount = 50  // a progressive JPEG's passes over the image
 configuration.maximumDataSize = 16 << 20  // encoded bytes
 // snippet.end
 

@@ -6,13 +6,15 @@
 public enum ImageError: Error, Sendable, Equatable {
     /// The server answered with a status outside 200–299.
     case badStatus(Int)
-    /// No decoder recognises the bytes; the response's `Content-Type`, if any.
+    /// No decoder recognises the bytes, or the one that does cannot decode
+    /// this variant of its format (a lossless or 12-bit JPEG on Linux); the
+    /// response's `Content-Type`, or the format's media type, if known.
     case unsupportedImage(mediaType: String?)
     /// A decoder recognised the format but failed on the bytes (truncated,
     /// corrupt); the decoder's message.
     case corruptImage(String)
-    /// The encoded data or the image's pixel count is over the configured
-    /// limit; the message says which.
+    /// The encoded data, the image's pixel count or a JPEG's scan count is
+    /// over the configured limit; the message says which.
     case tooLarge(String)
     /// The request failed for another reason (no connection, a timeout); a
     /// description of the underlying error.

@@ -15,6 +15,14 @@ import Testing
 /// with no gAMA or sRGB chunk. `progressive-512.jpg` is a 512×512
 /// progressive JPEG (3 kB): left half red, right half blue, green rising
 /// from top to bottom.
+///
+/// 16-bit interlaced PNGs and their non-interlaced twins: `basi0g16.png`,
+/// `basn0g16.png`, `basi2c16.png` and `basn2c16.png` are from Willem van
+/// Schaik's PngSuite ("permission to use, copy, modify and distribute these
+/// images for any purpose and without fee is hereby granted"); the
+/// `adam7-*.png` and `plain-*.png` pairs are written by
+/// scripts/make-png16-fixtures.py. `lossless.jpg`, `extended-12bit.jpg` and
+/// `many-scans.jpg` are written by scripts/make-jpeg-fixtures.py.
 enum Fixture {
     static func data(_ name: String) throws -> Data {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))

@@ -1,15 +1,32 @@
 import Foundation
 
-/// Limits a decoder enforces from an image's header, before it allocates
-/// memory for the pixels: a small file can declare an enormous image.
+/// Limits a decoder enforces on what a file can make it spend: a small file
+/// can declare an enormous image, or a progressive JPEG of thousands of
+/// scans.
 public struct ImageDecodingLimits: Sendable {
-    /// The largest width × height accepted. The default, 50 million pixels,
-    /// is 200 MB of RGBA.
+    /// The largest width × height accepted, checked from the header before
+    /// any pixel memory is allocated. The default, 50 million pixels, is
+    /// 200 MB of RGBA.
     public var maximumPixelCount: Int
 
+    /// The most scans a JPEG may have; one with more throws
+    /// ``ImageError/tooLarge(_:)`` before the first scan over the limit is
+    /// decoded.
+    ///
+    /// A progressive JPEG arrives in scans, each refining the whole image, and
+    /// decoding each scan is a pass over all of the image's coefficients: a
+    /// file of a few kilobytes made of thousands of near-empty scans costs
+    /// thousands of passes. Encoders write about ten (libjpeg's progressive
+    /// script writes 10 for colour, 6 for grey; a baseline JPEG has one scan
+    /// per colour component at most). The default, 100, is the limit
+    /// libjpeg-turbo's own fuzzers use. Enforced by libjpeg on Linux; ImageIO
+    /// on Apple platforms applies its own.
+    public var maximumScanCount: Int
+
     /// Creates limits.
-    public init(maximumPixelCount: Int = 50_000_000) {
+    public init(maximumPixelCount: Int = 50_000_000, maximumScanCount: Int = 100) {
         self.maximumPixelCount = maximumPixelCount
+        self.maximumScanCount = maximumScanCount
     }
 
     /// Throws ``ImageError/tooLarge(_:)`` for an image over the pixel limit,
@@ -49,11 +66,12 @@ public protocol ImageDecoding: Sendable {
 
     /// Decodes the bytes to RGBA.
     ///
-    /// - Throws: ``ImageError``: ``ImageError/tooLarge(_:)`` when the header
-    ///   declares more pixels than `limits` allow (checked before the pixels
-    ///   are allocated), ``ImageError/corruptImage(_:)`` when the bytes are
+    /// - Throws: ``ImageError``: ``ImageError/tooLarge(_:)`` when the file is
+    ///   over `limits` (the pixel count checked before the pixels are
+    ///   allocated), ``ImageError/corruptImage(_:)`` when the bytes are
     ///   truncated or malformed, ``ImageError/unsupportedImage(mediaType:)``
-    ///   when they are not this decoder's format.
+    ///   when they are not this decoder's format, or a variant of it that the
+    ///   decoder cannot decode.
     func decode(_ data: Data, limits: ImageDecodingLimits) throws -> DecodedImage
 
     /// Decodes the bytes to RGBA no larger than `maximumPixelSize` on the

@@ -12,10 +12,20 @@ import CJPEGShim
 /// orientation (as browsers and photo viewers show them) unless the decoder
 /// is made with `appliesOrientation: false`.
 ///
-/// A truncated or corrupt JPEG throws ``ImageError/corruptImage(_:)``:
-/// libjpeg's fatal errors are caught in a small C shim (libjpeg reports them
-/// by `longjmp`, which Swift code cannot take part in), and its warnings that
-/// data is missing count as errors rather than giving a half-gray image.
+/// A corrupt JPEG throws ``ImageError/corruptImage(_:)``: libjpeg's fatal
+/// errors are caught in a small C shim (libjpeg reports them by `longjmp`,
+/// which Swift code cannot take part in), and its warnings that a scan is
+/// missing data count as errors rather than giving a half-gray image.
+///
+/// Data that ends early, as a download cut short: on Linux, a JPEG missing
+/// only its final end-of-image marker decodes whole, and a progressive JPEG
+/// decodes to what its complete scans make (a coarser image of the full
+/// size), as browsers show one that is still arriving. A JPEG whose first
+/// scan is incomplete, a baseline one included, is corrupt. A JPEG with more
+/// scans than ``ImageDecodingLimits/maximumScanCount`` throws
+/// ``ImageError/tooLarge(_:)``; one of a process libjpeg does not decode
+/// (lossless, hierarchical, 12-bit) throws
+/// ``ImageError/unsupportedImage(mediaType:)``.
 public struct JPEGDecoder: ImageDecoding {
     /// Whether images are turned upright by their EXIF orientation.
     public var appliesOrientation: Bool
@@ -105,28 +115,38 @@ public struct JPEGDecoder: ImageDecoding {
             // exists. Then the scale, and the size at that scale.
             var width: Int32 = 0
             var height: Int32 = 0
-            guard baseline_jpeg_read_size(base, bytes.count, 1, &width, &height, &message, message.count) == 0 else {
-                throw ImageError.corruptImage(text(of: message))
-            }
+            try check(
+                baseline_jpeg_read_size(base, bytes.count, 1, &width, &height, &message, message.count),
+                message,
+                limits
+            )
+            // libjpeg's sides are at most 65,535: these products cannot overflow.
             let scale = Int32(
                 scaleDenominator(width: Int(width), height: Int(height), maximumPixelSize: maximumPixelSize)
             )
-            if scale > 1,
-                baseline_jpeg_read_size(base, bytes.count, scale, &width, &height, &message, message.count) != 0
-            {
-                throw ImageError.corruptImage(text(of: message))
+            if scale > 1 {
+                try check(
+                    baseline_jpeg_read_size(base, bytes.count, scale, &width, &height, &message, message.count),
+                    message,
+                    limits
+                )
             }
             try limits.check(width: Int(width), height: Int(height))
+            // Checked by the limits: width × height × 4 fits an Int.
+            guard let byteCount = DecodedImage.byteCount(width: Int(width), height: Int(height)) else {
+                throw ImageError.tooLarge("The image is \(width)×\(height) pixels")
+            }
 
             // Uninitialised: libjpeg writes every byte of a successful decode,
             // and zero-filling first costs a fifth of a small image's decode.
-            var status: Int32 = 1
-            let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { output, initialized in
+            var status = BASELINE_JPEG_CORRUPT
+            let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
                 status = baseline_jpeg_decode_rgba(
                     base,
                     bytes.count,
                     scale,
                     workingMemoryBudget(for: limits),
+                    Int32(clamping: limits.maximumScanCount),
                     output.baseAddress,
                     output.count,
                     width,
@@ -134,15 +154,30 @@ public struct JPEGDecoder: ImageDecoding {
                     &message,
                     message.count
                 )
-                initialized = status == 0 ? output.count : 0
+                initialized = status == BASELINE_JPEG_OK ? output.count : 0
             }
-            if status == 2 {
-                throw ImageError.tooLarge(
-                    "The JPEG needs more memory to decode than its pixel limit allows (a progressive file keeps the full image's coefficients, whatever the scale)"
-                )
-            }
-            guard status == 0 else { throw ImageError.corruptImage(text(of: message)) }
+            try check(status, message, limits)
             return DecodedImage(width: Int(width), height: Int(height), validPixels: pixels)
+        }
+    }
+
+    /// Throws the ``ImageError`` for a status of the shim's other than success.
+    private static func check(_ status: Int32, _ message: [CChar], _ limits: ImageDecodingLimits) throws {
+        switch status {
+        case BASELINE_JPEG_OK:
+            return
+        case BASELINE_JPEG_OVER_BUDGET:
+            throw ImageError.tooLarge(
+                "The JPEG needs more memory to decode than its pixel limit allows (a progressive file keeps the full image's coefficients, whatever the scale)"
+            )
+        case BASELINE_JPEG_TOO_MANY_SCANS:
+            throw ImageError.tooLarge(
+                "The JPEG has more scans than the limit of \(limits.maximumScanCount) (each scan is a pass over the whole image)"
+            )
+        case BASELINE_JPEG_UNSUPPORTED:
+            throw ImageError.unsupportedImage(mediaType: ImageFormat.jpeg.mediaType)
+        default:
+            throw ImageError.corruptImage(text(of: message))
         }
     }
 
