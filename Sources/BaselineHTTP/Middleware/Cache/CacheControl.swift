@@ -3,6 +3,7 @@ import HTTPTypes
 /// The `Cache-Control` directives the cache acts on (RFC 9111 §5.2), from
 /// every `Cache-Control` field of a request or response.
 struct CacheControl {
+    /// The smallest `max-age`, in `0...DeltaSeconds.maximum`.
     var maxAge: Int?
     var noStore = false
     var noCache = false
@@ -16,9 +17,10 @@ struct CacheControl {
                 let argument = parts.count == 2 ? parts[1].trimmingWhitespace().trimmingQuotes() : nil
                 switch name {
                 case "max-age":
-                    // A malformed max-age means stale (RFC 9111 §4.2.1).
-                    let seconds = argument.flatMap { Int($0) } ?? 0
-                    maxAge = min(maxAge ?? .max, max(0, seconds))
+                    // A malformed max-age means stale (RFC 9111 §4.2.1); one
+                    // too large for the cache means 2^31 seconds (§1.2.2).
+                    let seconds = argument.flatMap { DeltaSeconds.parse($0) } ?? 0
+                    maxAge = min(maxAge ?? .max, seconds)
                 case "no-store": noStore = true
                 case "no-cache": noCache = true
                 case "must-revalidate": mustRevalidate = true
