@@ -69,6 +69,24 @@ struct CacheHeadersTests {
         #expect(!vary("*").allowsURLKeyedStorage)
     }
 
+    /// Found by `Fuzz/run CacheHeaders`: a comma followed by a combining mark
+    /// is one `Character`, which `split(separator: ",")` did not split; on
+    /// the wire it is a comma like any other.
+    @Test func delimitersAreReadByScalarNotByCharacter() {
+        let combining = "\u{0301}"
+        let cacheControl = CacheControl([.cacheControl: "max-age=60, no-store,\(combining)x"])
+        #expect(cacheControl.noStore)
+        #expect(cacheControl.maxAge == 60)
+        let joined = Vary([.vary: "Accept-Language,\(combining)x"])
+        var separate = HTTPFields()
+        separate.append(HTTPField(name: .vary, value: "Accept-Language"))
+        separate.append(HTTPField(name: .vary, value: "\(combining)x"))
+        #expect(joined == Vary(separate))
+        #expect(joined == .fields(["accept-language", "\(combining)x"]))
+        #expect(EntityTag("W/\"\(combining)\"")?.isWeak == true)
+        #expect(Substring(" \(combining) ").trimmingWhitespace() == Substring(combining))
+    }
+
     /// An entry whose `Age` is no delta-seconds, or too large, has a total
     /// age: the cache used to read it with `TimeInterval(_:)` and trap.
     @Test(arguments: ["1e19", "inf", "-inf", "nan", "0x1p63", "99999999999999999999", "-1"])

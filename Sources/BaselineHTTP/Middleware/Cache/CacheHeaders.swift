@@ -45,15 +45,15 @@ struct EntityTag: Equatable, Sendable {
     /// one: no quotes, a character outside `etagc`, or anything after the
     /// closing quote.
     init?(_ text: some StringProtocol) {
-        var rest = Substring(text).trimmingWhitespace()
-        isWeak = rest.hasPrefix("W/")
+        // Byte by byte: `W/"` is three bytes, whatever combining mark follows.
+        var rest = Substring(text).trimmingWhitespace().utf8[...]
+        isWeak = rest.starts(with: "W/".utf8)
         if isWeak { rest = rest.dropFirst(2) }
-        guard rest.utf8.count >= 2, rest.utf8.first == UInt8(ascii: "\""), rest.utf8.last == UInt8(ascii: "\"")
-        else { return nil }
+        guard rest.count >= 2, rest.first == UInt8(ascii: "\""), rest.last == UInt8(ascii: "\"") else { return nil }
         let inner = rest.dropFirst().dropLast()
         // etagc = %x21 / %x23-7E / obs-text: visible characters but the quote.
-        guard inner.utf8.allSatisfy({ $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }) else { return nil }
-        opaque = inner
+        guard inner.allSatisfy({ $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }) else { return nil }
+        opaque = Substring(inner)
     }
 
     /// The tag as a field value.
@@ -85,7 +85,7 @@ enum Vary: Equatable {
     init(_ fields: HTTPFields) {
         var names: Set<String> = []
         for value in fields[values: .vary] {
-            for element in value.split(separator: ",") {
+            for element in value.splitScalars(at: ",") {
                 let name = element.trimmingWhitespace()
                 if name.isEmpty { continue }
                 if name == "*" {

@@ -46,8 +46,7 @@ extension CachedResponse {
     /// when it has none or it is not delta-seconds (`-1`, `1e19`, `inf`,
     /// `0x10`), as RFC 9111 §5.1 gives no other meaning to such a value.
     var initialAge: Int {
-        response.headerFields[values: .age].first.flatMap { DeltaSeconds.parse(Substring($0).trimmingWhitespace()) }
-            ?? 0
+        response.headerFields[values: .age].first.flatMap { DeltaSeconds.parse($0.trimmingWhitespace()) } ?? 0
     }
 
     /// The response's age at `now`: the `Age` it arrived with, plus the time
@@ -108,7 +107,7 @@ extension CachedResponse {
         updated.response.headerFields[.age] = nil
         var ignored = Self.fieldsNotUpdatedByNotModified
         for value in fields[values: .connection] {
-            for option in value.split(separator: ",") {
+            for option in value.splitScalars(at: ",") {
                 if let name = HTTPField.Name(String(option.trimmingWhitespace())) { ignored.insert(name) }
             }
         }
