@@ -29,6 +29,9 @@ let fuzzTargets: [(name: String, dependencies: [String])] = [
     ("FuzzBasicCredentials", []),
     ("FuzzInputDecoder", []),
     ("FuzzEntityTagList", ["Crypto"]),
+    ("FuzzCacheHeaders", ["BaselineHTTP", "HTTPTypes"]),
+    ("FuzzContentRange", ["BaselineHTTP"]),
+    ("FuzzClient", ["BaselineHTTP", "BaselineConcurrency", "HTTPTypes"]),
 ]
 
 /// A dependency by name: the stand-in for Crypto, or a product.

@@ -130,6 +130,8 @@ struct HTTPClientErrorDescriptionTests {
             (.timedOut(after: .seconds(5)), "The request timed out after 5 s"),
             (.timedOut(after: .milliseconds(250)), "The request timed out after 250 ms"),
             (.timedOut(after: .milliseconds(1500)), "The request timed out after 1.5 s"),
+            // Counted in milliseconds, this one overflowed.
+            (.timedOut(after: .seconds(Int64.max)), "The request timed out after \(Int64.max) s"),
             (.tooManyRedirects(limit: 5), "The server redirected more than 5 times"),
             (
                 .unacceptableContentType("text/html", head),

@@ -145,6 +145,137 @@ struct ResponseCacheTests {
         #expect(transport.requests.count == 1)
     }
 
+    /// A 304 whose `Age` is no delta-seconds, or one too large: RFC 9111
+    /// §1.2.2 and §5.1. Two revalidations, as the entry the first stores
+    /// is the one the second reads.
+    @Test(arguments: [
+        ("99999999999999999999", 2_147_483_648),
+        ("2147483649", 2_147_483_648),
+        ("1e19", 0),
+        ("inf", 0),
+        ("0x10", 0),
+        ("-1", 0),
+        ("+5", 0),
+        ("5, 6", 0),
+        ("17", 17),
+    ])
+    func aRevalidationReadsAgeAsDeltaSeconds(_ age: String, _ expected: Int) async throws {
+        let notModified = StubResponse(
+            status: .notModified,
+            headerFields: [.cacheControl: "max-age=60", .eTag: #""v1""#, .age: age]
+        )
+        transport.on(
+            .get,
+            "/photos",
+            script: [response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]), notModified, notModified]
+        )
+        _ = try await get()
+        clock.advance(by: 61)
+
+        let (revalidated, body) = try await get()
+        #expect(revalidated.headerFields[.age] == String(expected))
+        #expect(body == Data("v1".utf8))
+        clock.advance(by: 1)
+        let (again, _) = try await get()
+        // 2^31 seconds old is stale, and revalidated again; a small age is still fresh.
+        #expect(again.headerFields[.age] == String(min(expected + 1, 2_147_483_648)))
+        #expect(transport.requests.count == (expected > 60 ? 3 : 2))
+    }
+
+    @Test(arguments: ["99999999999999999999", "1e19", "-1", "0x10"])
+    func aMaxAgeThatIsNoDeltaSecondsOrTooLargeIsReadAsRFC9111Says(_ maxAge: String) async throws {
+        transport.on(.get, "/photos", respond: response("v1", [.cacheControl: "max-age=\(maxAge)"]))
+        _ = try await get()
+        clock.advance(by: 365 * 24 * 3600)
+        _ = try await get()
+        // Too large is 2^31 seconds (68 years): still fresh. Not digits: stale.
+        #expect(transport.requests.count == (maxAge.hasPrefix("9") ? 1 : 2))
+    }
+
+    @Test func aNotModifiedLeavesTheFieldsThatFrameOrEncodeTheBodyAlone() async throws {
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#, .contentType: "text/plain"]),
+                StubResponse(
+                    status: .notModified,
+                    headerFields: [
+                        .cacheControl: "max-age=120", .eTag: #""v1""#, .contentLength: "999",
+                        .contentEncoding: "gzip", .transferEncoding: "chunked", .contentType: "text/csv",
+                        .connection: "x-hop", HTTPField.Name("X-Hop")!: "1",
+                    ]
+                ),
+            ]
+        )
+        _ = try await get()
+        clock.advance(by: 61)
+        for _ in 0..<2 {
+            let (head, body) = try await get()
+            #expect(body == Data("v1".utf8))
+            #expect(head.headerFields[.contentLength] == nil)
+            #expect(head.headerFields[.contentEncoding] == nil)
+            #expect(head.headerFields[.transferEncoding] == nil)
+            #expect(head.headerFields[HTTPField.Name("X-Hop")!] == nil)
+            #expect(head.headerFields[.contentType] == "text/csv")
+            #expect(head.headerFields[.cacheControl] == "max-age=120")
+        }
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func aNotModifiedForAnotherEntityTagDropsTheEntryAndAsksAgain() async throws {
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]),
+                StubResponse(status: .notModified, headerFields: [.cacheControl: "max-age=60", .eTag: #""v2""#]),
+                response("v2", [.cacheControl: "max-age=60", .eTag: #""v2""#]),
+            ]
+        )
+        _ = try await get()
+        clock.advance(by: 61)
+        #expect(try await get().1 == Data("v2".utf8))
+        #expect(transport.requests.map { $0.headerFields[.ifNoneMatch] } == [nil, #""v1""#, nil])
+        // The new representation is the entry now.
+        #expect(try await get().1 == Data("v2".utf8))
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func aNotModifiedWithTheWeakFormOfTheTagUpdatesTheEntry() async throws {
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]),
+                StubResponse(status: .notModified, headerFields: [.cacheControl: "max-age=60", .eTag: #"W/"v1""#]),
+            ]
+        )
+        _ = try await get()
+        clock.advance(by: 61)
+        #expect(try await get().1 == Data("v1".utf8))
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test(arguments: ["Cache-Control: no-store", "Vary: Accept-Language"])
+    func aNotModifiedThatForbidsStorageAnswersOnceAndRemovesTheEntry(_ field: String) async throws {
+        let parts = field.split(separator: ":", maxSplits: 1)
+        var fields: HTTPFields = [.eTag: #""v1""#]
+        fields[HTTPField.Name(String(parts[0]))!] = String(parts[1].dropFirst())
+        transport.on(
+            .get,
+            "/photos",
+            script: [
+                response("v1", [.cacheControl: "max-age=60", .eTag: #""v1""#]),
+                StubResponse(status: .notModified, headerFields: fields),
+            ]
+        )
+        _ = try await get()
+        clock.advance(by: 61)
+        #expect(try await get().1 == Data("v1".utf8))
+        #expect(store.count == 0)
+    }
+
     @Test func aSuccessfulPostInvalidatesTheEntry() async throws {
         transport.on(.get, "/photos", respond: response("v1", [.cacheControl: "max-age=60"]))
         transport.on(.post, "/photos", respond: .status(.created))

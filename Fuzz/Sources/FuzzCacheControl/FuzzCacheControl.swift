@@ -3,7 +3,7 @@ import HTTPTypes
 
 @testable import BaselineHTTP
 
-// Properties: max-age is never negative; each field is read on its own (a
+// Properties: max-age is never negative nor above 2^31; each field is read on its own (a
 // quote one leaves open does not hide the directives of the next), so a
 // field added after it adds its directive and keeps the smaller max-age.
 /// Runs one input of libFuzzer's: returns 0, or stops the process when a
@@ -18,7 +18,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var fields = HTTPFields()
     fields.append(HTTPField(name: name, value: text))
     let alone = CacheControl(fields)
-    if let age = alone.maxAge { require(age >= 0, "\(text): max-age \(age)") }
+    if let age = alone.maxAge { require((0...DeltaSeconds.maximum).contains(age), "\(text): max-age \(age)") }
     fields.append(HTTPField(name: name, value: "no-store, no-cache, must-revalidate, max-age=\(extraAge)"))
     let both = CacheControl(fields)
     require(both.noStore && both.noCache && both.mustRevalidate, "\(text) hid the next field's directives")

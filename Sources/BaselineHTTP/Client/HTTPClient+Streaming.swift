@@ -29,26 +29,36 @@ extension HTTPClient {
     ///
     /// The status is checked first: an unacceptable one throws
     /// ``HTTPClientError/unacceptableStatus(_:body:)`` with the start of the
-    /// body. The timeout, if any, applies up to the head.
+    /// body. The timeout, if any, applies up to the head, and for an
+    /// unacceptable status to reading the start of its body too, so an error
+    /// body that stalls cannot hold the call past it.
     public func stream<Value>(_ request: Request<Value>) async throws -> StreamingResponse {
         let (head, body) = try makeHTTPRequest(request)
         let chain = self.chain
-        let (responseHead, responseBody) =
-            if let timeout = request.timeout ?? configuration.timeout {
-                try await Self.withTimeout(timeout, on: configuration.clock) {
-                    try await Self.perform(head, body: body, on: chain)
-                }
-            } else {
-                try await Self.perform(head, body: body, on: chain)
-            }
-        try await validate(responseHead, body: responseBody, for: request)
-        return StreamingResponse(head: responseHead, body: responseBody)
+        guard let timeout = request.timeout ?? configuration.timeout else {
+            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
+            try await validate(responseHead, body: responseBody, for: request)
+            return StreamingResponse(head: responseHead, body: responseBody)
+        }
+        let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        return try await Self.withTimeout(timeout, on: configuration.clock) {
+            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
+            try await Self.validate(responseHead, body: responseBody, acceptable: acceptable)
+            return StreamingResponse(head: responseHead, body: responseBody)
+        }
     }
 
     /// Throws ``HTTPClientError/unacceptableStatus(_:body:)`` for a status
     /// `request` does not accept, with the body's first bytes.
     func validate<Value>(_ head: HTTPResponse, body: HTTPBody, for request: Request<Value>) async throws {
         let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        try await Self.validate(head, body: body, acceptable: acceptable)
+    }
+
+    /// Throws ``HTTPClientError/unacceptableStatus(_:body:)`` for a status
+    /// outside `acceptable`, with the body's first bytes; a body left unread
+    /// (the read cancelled, by a timeout say) is stopped.
+    static func validate(_ head: HTTPResponse, body: HTTPBody, acceptable: Range<Int>) async throws {
         guard !acceptable.contains(head.status.code) else { return }
         var excerpt = Data()
         do {
@@ -57,6 +67,7 @@ extension HTTPClient {
                 if excerpt.count >= Self.errorBodyLimit { break }
             }
         } catch is CancellationError {
+            body.discard()
             throw CancellationError()
         } catch {
             // The status is the error worth reporting; a broken error body is not.

@@ -21,7 +21,12 @@ extension HTTPClient {
     /// with `Range`, and with `If-Range` set to the strong `ETag` (or
     /// `Last-Modified`) of the first response, so that a file that changed
     /// meanwhile comes whole instead of being spliced. A server that ignores
-    /// the range, or answers 416, gets the download started over. Progress
+    /// the range, answers 416, or sends a 206 for another range than the
+    /// rest of the file gets the download started over. A 206 whose
+    /// `Content-Length` is not the length of its `Content-Range` fails with
+    /// ``HTTPClientError/transport(underlying:)`` (a ``TransportFailure`` of
+    /// reason ``TransportFailure/Reason/malformedResponse(detail:)``) and
+    /// keeps the bytes already there. Progress
     /// continues from the bytes already there. Only a response with such a
     /// validator is kept; without one a failed download leaves nothing
     /// behind. Run one download at a time per destination.
@@ -76,7 +81,8 @@ extension HTTPClient {
         let start = ContinuousClock.now
         let partial = PartialDownload(for: destination)
         // The URL alone: the body, if any, is encoded once, when it is sent.
-        let url = try makeHead(for: request, headerFields: [:]).url
+        let target = try makeHead(for: request, headerFields: [:])
+        let url = target.url
         var attempt = request
         // Ranges count the bytes as stored: no compression on the fly.
         if attempt.headerFields[.acceptEncoding] == nil { attempt.headerFields[.acceptEncoding] = "identity" }
@@ -100,13 +106,14 @@ extension HTTPClient {
             return try await receive(request, to: destination, reporting: reporter, resuming: false)
         }
         var offset: Int64 = 0
-        var total = response.body.knownLength.map(Int64.init)
+        // The declared length (a transport reports none below zero, but a count that was is no length).
+        var total = response.body.knownLength.flatMap { $0 >= 0 ? Int64($0) : nil }
         if let point, response.status == .partialContent {
             // The rest of the same file: from the byte kept, to the end, and
             // (if the answer names one) under the validator kept.
             let validator = Self.validator(of: response.head)
             guard let range = ContentRange(response.head.headerFields[.contentRange]), range.first == point.offset,
-                range.total.map({ range.last + 1 == $0 }) ?? true,
+                range.total.map({ range.end == $0 }) ?? true,
                 validator == nil || validator == point.validator
             else {
                 // Not the range asked for: start over rather than splice.
@@ -114,8 +121,24 @@ extension HTTPClient {
                 partial.discard()
                 return try await receive(request, to: destination, reporting: reporter, resuming: false)
             }
+            if let length = total, length != range.length {
+                // The head contradicts itself: which bytes the body holds is
+                // unknown, so none are written. Those kept stay for a resume.
+                response.body.discard()
+                throw HTTPClientError.transport(
+                    underlying: TransportFailure(
+                        .malformedResponse(
+                            detail: "Content-Range \(range.first)-\(range.last) holds \(range.length) bytes,"
+                                + " Content-Length says \(length)"
+                        ),
+                        server: target.authority,
+                        underlying: URLError(.badServerResponse)
+                    )
+                )
+            }
             offset = point.offset
-            total = range.total ?? total.map { $0 + offset }
+            // The file's length, or (when the server wrote `*`) where this range ends.
+            total = range.total ?? range.end
         }
         // A 200 to a resume means the server ignored the range or the file
         // changed (If-Range): the download starts over, from offset 0.
@@ -138,8 +161,9 @@ extension HTTPClient {
             reporter.yield(TransferProgress(completedBytes: received, totalBytes: total))
             try await Self.mappingErrors {
                 for try await chunk in response.body {
-                    received += Int64(chunk.count)
-                    guard received <= limit else { throw HTTPClientError.responseTooLarge(limit: Int(limit)) }
+                    let (sum, overflowed) = received.addingReportingOverflow(Int64(chunk.count))
+                    guard !overflowed, sum <= limit else { throw HTTPClientError.responseTooLarge(limit: Int(limit)) }
+                    received = sum
                     try partial.write(chunk)
                     reporter.yield(TransferProgress(completedBytes: received, totalBytes: total))
                 }
@@ -169,7 +193,8 @@ extension HTTPClient {
             timeToFirstByte: firstByte,
             duration: ContinuousClock.now - start,
             bytesSent: 0,
-            bytesReceived: Int(received - offset)
+            // Clamped: a file beyond 2 GiB would not fit a 32-bit `Int`.
+            bytesReceived: Int(clamping: received - offset)
         )
         return Response(value: destination, head: response.head, body: Data(), metrics: metrics)
     }

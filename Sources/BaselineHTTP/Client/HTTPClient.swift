@@ -31,8 +31,9 @@ public struct HTTPClient: Sendable {
         /// Decodes JSON responses.
         public var decoder: JSONDecoder
         /// How long a request may take, unless it says otherwise (``Request/timeout``);
-        /// `nil` leaves it to the transport (`URLSession` gives up after 60 s
-        /// without data).
+        /// `nil` leaves it to the transport, which gives up on a server that
+        /// sends nothing for a while: 60 s by default on both
+        /// ``URLSessionTransport`` and the AsyncHTTPClient transport.
         public var timeout: Duration?
         /// Which redirects to follow (the transport follows none itself).
         public var redirectPolicy: RedirectPolicy

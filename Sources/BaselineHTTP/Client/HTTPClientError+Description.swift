@@ -172,7 +172,10 @@ extension HTTPClientError: CustomStringConvertible, LocalizedError {
     /// "5 s", "250 ms", "1.5 s".
     static func describe(duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        // A limit of more than 292 million years is said in seconds.
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflowed else { return "\(seconds) s" }
+        let milliseconds = whole + attoseconds / 1_000_000_000_000_000
         if milliseconds < 1000 { return "\(milliseconds) ms" }
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
         return String(format: "%.1f s", Double(milliseconds) / 1000)

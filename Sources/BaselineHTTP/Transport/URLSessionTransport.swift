@@ -70,11 +70,30 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// The configuration used by ``init(configuration:)`` when none is given.
+    ///
+    /// A request fails with ``HTTPClientError/timedOut(after:)`` when the
+    /// server sends nothing for `timeoutIntervalForRequest`: 60 seconds, as
+    /// the AsyncHTTPClient transport's read timeout, so a stalled server
+    /// cannot hold a call forever when the request sets no timeout of its
+    /// own. The wait starts again with every byte that arrives.
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // URLSession's own default, said here as the transports' shared one.
+        configuration.timeoutIntervalForRequest = 60
         return configuration
+    }
+
+    /// The limit a timed-out task ran out: the session's
+    /// `timeoutIntervalForRequest`, which is what URLSession applies to a
+    /// request that sets no `timeoutInterval` of its own (the transport's
+    /// never do). A value no `Duration` holds (infinite, say) counts as a
+    /// very long time.
+    static func readTimeout(of session: URLSession) -> Duration {
+        let seconds = session.configuration.timeoutIntervalForRequest
+        guard seconds > 0 else { return .zero }  // also NaN
+        return .seconds(min(seconds, 1e15))
     }
 
     /// Sends `request` through URLSession and returns at the response head,
@@ -99,7 +118,7 @@ public final class URLSessionTransport: HTTPTransport {
             }
             return try await buffered(urlRequest, upload: upload)
         } catch let error as URLError where error.code == .timedOut {
-            throw HTTPClientError.timedOut(after: .seconds(urlRequest.timeoutInterval))
+            throw HTTPClientError.timedOut(after: Self.readTimeout(of: session))
         }
     }
 
@@ -349,7 +368,9 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         }
         let (head, decoded) = URLSessionTransport.inflatedHead(converted)
         // The expected length is the encoded one when URLSession inflates.
-        let length = !decoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        // Int(exactly:): a length beyond a 32-bit Int is none.
+        let length =
+            !decoded && response.expectedContentLength >= 0 ? Int(exactly: response.expectedContentLength) : nil
         if let length, length <= URLSessionTransport.wholeBodyLimit {
             // Held for the first bytes: when they are the whole body, the head
             // is handed over with it at the end, and the reader never waits.
@@ -401,7 +422,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
                 throwing: cancelled
                     ? CancellationError()
                     : timedOut
-                        ? HTTPClientError.timedOut(after: .seconds(task.originalRequest?.timeoutInterval ?? 0))
+                        ? HTTPClientError.timedOut(after: URLSessionTransport.readTimeout(of: session))
                         : HTTPClientError.transport(underlying: error)
             )
             // A held head is delivered: its body reports the failure, as a streamed one would.

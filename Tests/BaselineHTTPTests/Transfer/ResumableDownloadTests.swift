@@ -284,4 +284,67 @@ struct ResumableDownloadTests {
         #expect(transport.requests.last?.headerFields[.ifRange] == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
+
+    /// The rest of the file as a 206 with `contentRange`, declaring `length`
+    /// bytes (the stub's `Content-Length`).
+    func rest(contentRange: String, length: Int) -> StubResponse {
+        let (chunks, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+        feed.yield(file.suffix(from: 4_000))
+        feed.finish()
+        return .streaming(
+            chunks,
+            status: .partialContent,
+            headerFields: [.eTag: tag, .contentRange: contentRange],
+            length: length
+        )
+    }
+
+    /// A 206 whose `Content-Length` is not its range's length, the largest
+    /// with `*` for the total: before, the client added that length to the
+    /// offset unchecked (a trap), or trusted the range over the length.
+    @Test(arguments: [
+        ("bytes 4000-9999/10000", 7),
+        ("bytes 4000-9999/*", Int.max),
+        ("bytes 4000-9999/*", 6_001),
+    ])
+    func aPartialAnswerWhoseLengthsDisagreeFailsAndKeepsTheBytes(_ contentRange: String, _ length: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let destination = directory.url.appendingPathComponent("file.bin")
+        transport.on(
+            .get,
+            "/file.bin",
+            script: [
+                brokenAfter(4_000, fields: [.eTag: tag]),
+                rest(contentRange: contentRange, length: length),
+                rest(from: 4_000, fields: [.eTag: tag]),
+            ]
+        )
+        await failedDownload(to: destination)
+        await #expect {
+            try await client.download(Request<Void>.get("/file.bin"), to: destination)
+        } throws: { error in
+            guard case let .transport(underlying) = error as? HTTPClientError,
+                case .malformedResponse = (underlying as? TransportFailure)?.reason
+            else { return false }
+            return true
+        }
+        // Nothing of the bad answer was written: the next attempt resumes at the same byte.
+        _ = try await download(to: destination)
+        #expect(transport.requests.map { $0.headerFields[.range] } == [nil, "bytes=4000-", "bytes=4000-"])
+        #expect(try Data(contentsOf: destination) == file)
+    }
+
+    @Test func aPartialAnswerWithAnUnknownTotalEndsWhereItsRangeDoes() async throws {
+        let directory = try TemporaryDirectory()
+        let destination = directory.url.appendingPathComponent("file.bin")
+        transport.on(
+            .get,
+            "/file.bin",
+            script: [brokenAfter(4_000, fields: [.eTag: tag]), rest(contentRange: "bytes 4000-9999/*", length: 6_000)]
+        )
+        await failedDownload(to: destination)
+        let (_, progress) = try await download(to: destination)
+        #expect(progress.last == TransferProgress(completedBytes: 10_000, totalBytes: 10_000))
+        #expect(try Data(contentsOf: destination) == file)
+    }
 }

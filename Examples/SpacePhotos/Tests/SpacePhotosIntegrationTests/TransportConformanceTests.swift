@@ -18,16 +18,29 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
 
     var testDescription: String { rawValue }
 
-    /// Runs `body` with a fresh transport of this kind, shutting it down after.
+    /// Runs `body` with a fresh transport of this kind, shutting it down
+    /// after; `readTimeout`, when given, replaces the transport's default
+    /// limit on a server that sends nothing.
     func with<T>(
         isolation: isolated (any Actor)? = #isolation,
+        readTimeout: Duration? = nil,
         _ body: (any HTTPTransport) async throws -> T
     ) async throws -> T {
         switch self {
         case .urlSession:
-            return try await body(URLSessionTransport())
+            let configuration = URLSessionTransport.defaultConfiguration()
+            if let readTimeout {
+                let (seconds, attoseconds) = readTimeout.components
+                configuration.timeoutIntervalForRequest = TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+            }
+            return try await body(URLSessionTransport(configuration: configuration))
         case .asyncHTTPClient:
-            let transport = AsyncHTTPClientTransport()
+            let transport =
+                if let readTimeout {
+                    AsyncHTTPClientTransport(readTimeout: .nanoseconds(Int64(readTimeout / .nanoseconds(1))))
+                } else {
+                    AsyncHTTPClientTransport()
+                }
             do {
                 let result = try await body(transport)
                 try await transport.shutdown()
@@ -334,6 +347,33 @@ struct TransportConformanceTests {
                 await #expect(throws: CancellationError.self) { try await call.value }
             }
         }
+    }
+
+    /// A request with no timeout of its own still ends when the server
+    /// sends nothing: both transports give up after their read timeout
+    /// (60 s by default, shortened here), with the same error.
+    @Test(arguments: TransportKind.allCases)
+    func aStalledServerEndsARequestWithoutATimeoutAtTheReadTimeout(_ kind: TransportKind) async throws {
+        try await withServer { server in
+            try await kind.with(readTimeout: .seconds(1)) { transport in
+                let error = await #expect(throws: HTTPClientError.self) {
+                    try await client(server, transport).send(
+                        Request<Void>.get("/slow", query: [.init(name: "ms", value: "10000")])
+                    )
+                }
+                guard case let .timedOut(after)? = error else {
+                    Issue.record("\(String(describing: error)) is no timeout")
+                    return
+                }
+                #expect(after == .seconds(1))
+            }
+        }
+    }
+
+    @Test func bothTransportsDefaultToAReadTimeoutOfSixtySeconds() {
+        #expect(URLSessionTransport.defaultConfiguration().timeoutIntervalForRequest == 60)
+        #expect(AsyncHTTPClientTransport.configuration().timeout.read == .seconds(60))
+        #expect(AsyncHTTPClientTransport.defaultReadTimeout == .seconds(60))
     }
 
     /// Where a call of the cancellation stress test is cancelled.

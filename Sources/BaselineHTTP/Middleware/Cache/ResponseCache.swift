@@ -29,8 +29,16 @@ import HTTPTypes
 /// - A stale entry with a validator is revalidated: the request goes out with
 ///   `If-None-Match` (from `ETag`) and `If-Modified-Since` (from
 ///   `Last-Modified`); a `304` is answered with the stored body, and the
-///   entry's freshness and header fields are updated from the 304's. Any other
-///   response replaces the entry (if storable) and is returned.
+///   entry's freshness and header fields are updated from the 304's (all
+///   but those that frame or encode a body, such as `Content-Length` and
+///   `Content-Encoding`: the body kept stays as it is). A `304` naming
+///   another entity tag than the entry's is about a representation the cache
+///   does not hold: the entry is dropped and the request sent again without
+///   conditions. Any other response replaces the entry (if storable) and is
+///   returned.
+/// - `Age` and `max-age` are read as RFC 9111 defines them: digits only
+///   (`-1`, `1e19` or `0x10` is no age), and a number too large counts as
+///   2^31 seconds, so no value a server sends can upset the arithmetic.
 /// - A stale entry is never served without revalidation, which is what
 ///   `must-revalidate` and `no-cache` responses ask for; `no-cache` responses
 ///   are revalidated every time. Responses without freshness information get
@@ -113,22 +121,48 @@ public struct ResponseCache: HTTPMiddleware {
         let (response, responseBody) = try await next(outgoing, body)
         if response.status == .notModified, let stale {
             await responseBody.releaseUnread()
+            guard stale.isSelected(byNotModified: response.headerFields) else {
+                // The 304 validates a representation other than the one
+                // stored: the entry is outdated, and the request needs the
+                // representation itself.
+                await store.removeCachedResponse(for: key)
+                guard body.isReplayable else { return (response, HTTPBody(Data())) }
+                let (fresh, freshBody) = try await next(request, body)
+                return try await storing(fresh, body: freshBody, for: key, replacing: false)
+            }
             let now = now()
             let updated = stale.revalidated(by: response.headerFields, at: now)
-            await store.store(updated, for: key)
+            // The 304 may say the response must no longer be kept (`no-store`, a new `Vary`).
+            if isStorable(updated.response) {
+                await store.store(updated, for: key)
+            } else {
+                await store.removeCachedResponse(for: key)
+            }
             return served(updated, at: now)
         }
+        return try await storing(response, body: responseBody, for: key, replacing: stale != nil)
+    }
+
+    /// Stores `response` when it may be stored and returns it; otherwise,
+    /// when it replaces an entry (`replacing`), removes that entry, as the
+    /// new answer outdates it.
+    private func storing(
+        _ response: HTTPResponse,
+        body responseBody: HTTPBody,
+        for key: String,
+        replacing: Bool
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let tooLarge = responseBody.knownLength.map { $0 > maximumEntrySize } ?? false
         guard isStorable(response), !tooLarge else {
             // A new answer that will not be stored outdates the stale entry;
             // a server error says nothing about it.
-            if stale != nil, response.status.kind != .serverError { await store.removeCachedResponse(for: key) }
+            if replacing, response.status.kind != .serverError { await store.removeCachedResponse(for: key) }
             return (response, responseBody)
         }
         let data = try await responseBody.collect(upTo: maximumResponseSize)
         if data.count <= maximumEntrySize {
             await store.store(CachedResponse(response: response, body: data, receivedAt: now()), for: key)
-        } else if stale != nil {
+        } else if replacing {
             await store.removeCachedResponse(for: key)
         }
         return (response, HTTPBody(data))
@@ -139,11 +173,7 @@ public struct ResponseCache: HTTPMiddleware {
         guard response.status == .ok else { return false }
         let fields = response.headerFields
         let directives = CacheControl(fields)
-        guard !directives.noStore else { return false }
-        let varying = fields[values: .vary]
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingWhitespace().lowercased() }
-        guard varying.allSatisfy({ $0 == "accept-encoding" }) else { return false }
+        guard !directives.noStore, Vary(fields).allowsURLKeyedStorage else { return false }
         let saysFreshness = directives.maxAge != nil || fields[.expires] != nil
         return saysFreshness || fields[.eTag] != nil || fields[.lastModified] != nil
     }
@@ -151,7 +181,7 @@ public struct ResponseCache: HTTPMiddleware {
     /// The stored response as an answer, with its current `Age`.
     private func served(_ entry: CachedResponse, at now: Date) -> (HTTPResponse, HTTPBody) {
         var response = entry.response
-        response.headerFields[.age] = String(Int(entry.age(at: now)))
+        response.headerFields[.age] = String(DeltaSeconds.clamping(entry.age(at: now)))
         return (response, HTTPBody(entry.body))
     }
 

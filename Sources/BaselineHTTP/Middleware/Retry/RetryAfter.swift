@@ -17,5 +17,7 @@ enum RetryAfter {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    /// Whether the character is one of the ASCII digits `0` to `9` alone
+    /// (`("0"..."9").contains` would also take a digit with a combining mark).
+    var isASCIIDigit: Bool { asciiValue.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
 }

@@ -27,29 +27,60 @@ import NIOHTTP1
 /// every transport. Keep AsyncHTTPClient's own `decompression` off in a
 /// client you pass to ``init(client:)``, or bodies would be inflated twice. Task cancellation cancels the request (and a body being read)
 /// and surfaces as `CancellationError`.
+///
+/// A request fails with `HTTPClientError.timedOut(after:)` when the server
+/// sends nothing for the read timeout: 60 seconds by default, as
+/// URLSession's `timeoutIntervalForRequest`, so a stalled server cannot hold
+/// a call forever when the request sets no timeout of its own. The wait
+/// starts once the request is sent, and starts again with every byte that
+/// arrives, so a long download or event stream that keeps sending is never
+/// cut. Set it with `readTimeout`; `nil` waits without limit.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The AsyncHTTPClient requests run on.
     public let client: AsyncHTTPClient.HTTPClient
     private let ownsClient: Bool
+    /// The client's read timeout, when the transport made the client: what
+    /// a `readTimeout` error reports as `HTTPClientError.timedOut(after:)`.
+    private let readTimeout: TimeAmount?
 
     /// A transport with its own AsyncHTTPClient on the shared event loop group.
     ///
-    /// - Parameter maximumConnectionsPerHost: how many HTTP/1.1 connections
-    ///   to one host the pool may open. Connections open on demand, so the
-    ///   pool grows to the concurrency the transport sees, up to this bound
-    ///   (AsyncHTTPClient's own default is 8, which halves throughput at 64
-    ///   concurrent requests).
-    public convenience init(maximumConnectionsPerHost: Int = 128, idleTimeout: TimeAmount = .seconds(60)) {
+    /// - Parameters:
+    ///   - maximumConnectionsPerHost: how many HTTP/1.1 connections
+    ///     to one host the pool may open. Connections open on demand, so the
+    ///     pool grows to the concurrency the transport sees, up to this bound
+    ///     (AsyncHTTPClient's own default is 8, which halves throughput at 64
+    ///     concurrent requests).
+    ///   - idleTimeout: how long an unused connection stays in the pool.
+    ///   - readTimeout: how long a request waits for the server's next bytes
+    ///     (the head, or more of the body) before it fails with
+    ///     `HTTPClientError.timedOut(after:)`; `nil` waits without limit.
+    public convenience init(
+        maximumConnectionsPerHost: Int = 128,
+        idleTimeout: TimeAmount = .seconds(60),
+        readTimeout: TimeAmount? = AsyncHTTPClientTransport.defaultReadTimeout
+    ) {
         self.init(
             configuration: Self.configuration(
                 maximumConnectionsPerHost: maximumConnectionsPerHost,
-                idleTimeout: idleTimeout
+                idleTimeout: idleTimeout,
+                readTimeout: readTimeout
             )
         )
     }
 
+    /// The read timeout of ``init(maximumConnectionsPerHost:idleTimeout:readTimeout:)``
+    /// and ``configuration(maximumConnectionsPerHost:idleTimeout:readTimeout:)``:
+    /// 60 seconds without a byte from the server, URLSession's default too.
+    public static let defaultReadTimeout: TimeAmount = .seconds(60)
+
     /// A transport with its own AsyncHTTPClient made from `configuration`.
     /// Redirects are turned off whatever it says: the Baseline client follows them.
+    ///
+    /// Its `timeout.read` is the read timeout as given: AsyncHTTPClient's own
+    /// default is none. Start from
+    /// ``configuration(maximumConnectionsPerHost:idleTimeout:readTimeout:)``
+    /// to keep the transport's defaults, 60 seconds among them.
     public init(configuration: AsyncHTTPClient.HTTPClient.Configuration) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
@@ -58,24 +89,34 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             configuration: configuration
         )
         ownsClient = true
+        readTimeout = configuration.timeout.read
     }
 
     /// A transport on a client the caller owns (and shuts down). Turn its
     /// redirects off (`.disallow`) for the Baseline redirect policy to apply.
+    /// Its read timeout is its configuration's (AsyncHTTPClient's own
+    /// default is none); as the transport cannot read it back, a read that
+    /// times out fails with a ``TransportFailure`` of reason `timedOut`
+    /// rather than `HTTPClientError.timedOut(after:)`.
     public init(client: AsyncHTTPClient.HTTPClient) {
         self.client = client
         ownsClient = false
+        readTimeout = nil
     }
 
-    /// The configuration ``init(maximumConnectionsPerHost:idleTimeout:)`` uses.
+    /// The configuration ``init(maximumConnectionsPerHost:idleTimeout:readTimeout:)`` uses.
     public static func configuration(
         maximumConnectionsPerHost: Int = 128,
-        idleTimeout: TimeAmount = .seconds(60)
+        idleTimeout: TimeAmount = .seconds(60),
+        readTimeout: TimeAmount? = AsyncHTTPClientTransport.defaultReadTimeout
     ) -> AsyncHTTPClient.HTTPClient.Configuration {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             decompression: .disabled
         )
+        // AsyncHTTPClient waits without limit by default: a server that
+        // stops sending would hold a request that sets no timeout forever.
+        configuration.timeout.read = readTimeout
         configuration.connectionPool = .init(
             idleTimeout: idleTimeout,
             concurrentHTTP1ConnectionsPerHostSoftLimit: maximumConnectionsPerHost
@@ -121,10 +162,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             outgoing.body = Self.requestBody(body, progress: UploadProgressReporting.current)
         }
         let response: HTTPClientResponse
+        let mapping = TransportErrorMapping(server: authority, readTimeout: readTimeout)
         do {
+            // No deadline here: the client's timeout bounds the whole call,
+            // and the read timeout a server that stops sending.
             response = try await client.execute(outgoing, deadline: .distantFuture)
         } catch {
-            throw TransportErrorMapping.map(error, server: authority)
+            throw mapping.map(error)
         }
 
         var fields = HTTPFields()
@@ -133,33 +177,54 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             guard let name = HTTPField.Name(header.name) else { continue }
             fields.append(HTTPField(name: name, value: header.value))
         }
+        // NIO's parser reads three digits; HTTPResponse.Status traps on anything else.
+        guard response.status.code <= 999 else {
+            throw TransportFailure(
+                .malformedResponse(detail: "status code \(response.status.code)"),
+                server: authority,
+                underlying: URLError(.badServerResponse)
+            )
+        }
         let head = HTTPResponse(
             sharingStatus: Int(response.status.code),
             reasonPhrase: response.status.reasonPhrase,
             headerFields: fields
         )
-        let length = response.headers.first(name: "content-length").flatMap(Int.init)
+        let length = Self.contentLength(response.headers)
         // Not with a `Content-Encoding`: a client passed in may inflate, and
         // the length would then be the compressed one.
         if let length, length <= Self.wholeBodyLimit, Self.hasBody(request.method, response.status.code),
             !response.headers.contains(name: "content-encoding")
         {
-            return (head, try await Self.smallBody(of: response, length: length, server: authority))
+            return (head, try await Self.smallBody(of: response, length: length, mapping: mapping))
         }
-        return (head, HTTPBody(ErrorMappingBody(base: Self.data(response.body), server: authority), length: length))
+        return (head, HTTPBody(ErrorMappingBody(base: Self.data(response.body), mapping: mapping), length: length))
+    }
+
+    /// The body's declared length: a `Content-Length` of ASCII digits that
+    /// fits an `Int`, or nil (`Int(_:)` alone would take `-1` or `+5`). NIO's
+    /// parser frames the body by the same field and refuses a malformed one.
+    static func contentLength(_ headers: HTTPHeaders) -> Int? {
+        guard let text = headers.first(name: "content-length"), !text.isEmpty,
+            text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        return Int(text)
     }
 
     /// A small body of known length: held whole when it came with its head
     /// (the usual case), with none of a stream's machinery; otherwise the
     /// part that came first and then the rest as it arrives.
-    private static func smallBody(of response: HTTPClientResponse, length: Int, server: String) async throws -> HTTPBody
-    {
+    private static func smallBody(
+        of response: HTTPClientResponse,
+        length: Int,
+        mapping: TransportErrorMapping
+    ) async throws -> HTTPBody {
         var iterator = response.body.makeAsyncIterator()
         let first: ByteBuffer?
         do {
             first = try await iterator.next()
         } catch {
-            let failure = TransportErrorMapping.bodyError(error, server: server)
+            let failure = mapping.bodyError(error)
             if failure is CancellationError { throw failure }
             // The head stands (a 503 is still a 503); its body reports the failure, as a streamed one would.
             return HTTPBody(AsyncThrowingStream<Data, any Error> { $0.finish(throwing: failure) }, length: length)
@@ -168,13 +233,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             guard var whole = first else { return HTTPBody(Data()) }
             guard whole.readableBytes >= length else {
                 let rest = ContinuedBody(first: whole, rest: .init(iterator))
-                return HTTPBody(ErrorMappingBody(base: data(rest), server: server), length: length)
+                return HTTPBody(ErrorMappingBody(base: data(rest), mapping: mapping), length: length)
             }
             // The end follows the last byte at once.
             while var more = try await iterator.next() { whole.writeBuffer(&more) }
             return HTTPBody(whole.withUnsafeReadableBytes { Data($0) })
         } catch {
-            throw TransportErrorMapping.bodyError(error, server: server)
+            throw mapping.bodyError(error)
         }
     }
 

@@ -9,13 +9,22 @@ import NIOPosix
 /// name the server and say what happened in words ("Could not connect to
 /// 127.0.0.1:1 (connection refused)"), the same as URLSession's errors read.
 /// Cancellation stays `CancellationError`; the original error stays in
-/// ``TransportFailure/underlying``.
-enum TransportErrorMapping {
-    static func map(_ error: any Error, server: String) -> any Error {
+/// ``TransportFailure/underlying``. A read timeout is
+/// `HTTPClientError.timedOut(after:)`, as URLSession's is.
+struct TransportErrorMapping: Sendable {
+    /// `host:port` of the server the request went to.
+    let server: String
+    /// The client's read timeout, which a `readTimeout` error ran out.
+    let readTimeout: TimeAmount?
+
+    func map(_ error: any Error) -> any Error {
         if error is CancellationError || error is BaselineHTTP.HTTPClientError || error is TransportFailure {
             return error
         }
-        return TransportFailure(reason(for: error), server: server, underlying: error)
+        if let error = error as? AsyncHTTPClient.HTTPClientError, error == .readTimeout, let readTimeout {
+            return BaselineHTTP.HTTPClientError.timedOut(after: .nanoseconds(readTimeout.nanoseconds))
+        }
+        return TransportFailure(Self.reason(for: error), server: server, underlying: error)
     }
 
     static func reason(for error: any Error) -> TransportFailure.Reason {
@@ -72,21 +81,21 @@ enum TransportErrorMapping {
 struct ErrorMappingBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
     typealias Element = Data
     let base: Base
-    let server: String
+    let mapping: TransportErrorMapping
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), server: server)
+        Iterator(base: base.makeAsyncIterator(), mapping: mapping)
     }
 
     struct Iterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
-        let server: String
+        let mapping: TransportErrorMapping
 
         mutating func next() async throws -> Data? {
             do {
                 return try await base.next()
             } catch {
-                throw TransportErrorMapping.bodyError(error, server: server)
+                throw mapping.bodyError(error)
             }
         }
     }
@@ -95,8 +104,8 @@ struct ErrorMappingBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 extension TransportErrorMapping {
     /// The error a body read reports for `error`: cancellation as
     /// `CancellationError`, everything else as an `HTTPClientError`.
-    static func bodyError(_ error: any Error, server: String) -> any Error {
-        let mapped = map(error, server: server)
+    func bodyError(_ error: any Error) -> any Error {
+        let mapped = map(error)
         if mapped is CancellationError || mapped is BaselineHTTP.HTTPClientError { return mapped }
         return BaselineHTTP.HTTPClientError.transport(underlying: mapped)
     }
