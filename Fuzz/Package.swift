@@ -29,6 +29,7 @@ let fuzzTargets: [(name: String, dependencies: [String])] = [
     ("FuzzBasicCredentials", []),
     ("FuzzInputDecoder", []),
     ("FuzzEntityTagList", ["Crypto"]),
+    ("FuzzByteRange", []),
 ]
 
 /// A dependency by name: the stand-in for Crypto, or a product.
