@@ -38,7 +38,7 @@ struct UploadRoutes: Sendable {
 
     func receive(_ request: Request) async throws -> UploadReceipt {
         // A declared length over the limit is refused before reading a byte.
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+        if let declared = request.declaredContentLength, declared > limit {
             throw tooLarge()
         }
         var scanner: MultipartScanner?
