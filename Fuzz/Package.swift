@@ -32,6 +32,7 @@ let fuzzTargets: [(name: String, dependencies: [String])] = [
     ("FuzzCacheHeaders", ["BaselineHTTP", "HTTPTypes"]),
     ("FuzzContentRange", ["BaselineHTTP"]),
     ("FuzzClient", ["BaselineHTTP", "BaselineConcurrency", "HTTPTypes"]),
+    ("FuzzByteRange", []),
 ]
 
 /// A dependency by name: the stand-in for Crypto, or a product.

@@ -153,6 +153,20 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
+        // The server's parts on their own (byte ranges, the multipart
+        // scanner, its bounded tables), and random requests through its
+        // router in process (HummingbirdTesting).
+        .testTarget(
+            name: "SpacePhotosServerTests",
+            dependencies: [
+                "SpacePhotosServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "SpacePhotosIntegrationTests",
             dependencies: [

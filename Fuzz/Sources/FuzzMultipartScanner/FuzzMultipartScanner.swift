@@ -1,7 +1,8 @@
 import FuzzSupport
 
 // Properties: the same body cut into chunks anywhere gives the same parts
-// or the same failure; the parts' bytes never add up to more than the body.
+// or the same failure; the parts' bytes never add up to more than the body;
+// no more parts than the limit, no name or file name over its length.
 // The first bytes name the boundary, so the fuzzer can match it in the body.
 /// Runs one input of libFuzzer's: returns 0, or stops the process when a
 /// property fails.
@@ -31,6 +32,15 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             "parts of \(parts.map(\.bytes)) bytes in \(body.count)"
         )
         require(parts.allSatisfy { $0.bytes >= 0 }, "a part of negative size: \(parts)")
+        // What a receipt keeps is bounded.
+        require(parts.count <= MultipartScanner.maximumParts, "\(parts.count) parts")
+        require(
+            parts.allSatisfy {
+                ($0.name?.utf8.count ?? 0) <= MultipartScanner.maximumNameLength
+                    && ($0.filename?.utf8.count ?? 0) <= MultipartScanner.maximumNameLength
+            },
+            "a name over \(MultipartScanner.maximumNameLength) bytes"
+        )
     }
     return 0
 }

@@ -215,7 +215,33 @@ public struct ExampleServer: Sendable {
         )
     }
 
-    func makeRouter() async throws -> Router<ServerRequestContext> {
+    /// The tables a server keeps between requests, each bounded: made by
+    /// ``makeState()``, or handed to ``makeRouter(state:)`` by a test that
+    /// watches their sizes.
+    struct State: Sendable {
+        /// Failed logins, shared by the login and Basic auth routes.
+        var limiter: LoginRateLimiter
+        var refreshTokens: RefreshTokenStore
+        var uploads: UploadLedger
+        /// `GET /flaky/{key}`'s attempts.
+        var attempts: AttemptCounter
+    }
+
+    /// Fresh tables, sized by the configuration.
+    func makeState() -> State {
+        State(
+            limiter: LoginRateLimiter(policy: configuration.rateLimit),
+            refreshTokens: RefreshTokenStore(
+                lifetime: configuration.refreshTokenLifetime,
+                file: configuration.refreshTokenFile
+            ),
+            uploads: UploadLedger(),
+            attempts: AttemptCounter(capacity: configuration.flakyKeyLimit)
+        )
+    }
+
+    func makeRouter(state: State? = nil) async throws -> Router<ServerRequestContext> {
+        let state = state ?? makeState()
         let hasher = configuration.passwordHasher
         var accounts: [String: Account] = [:]
         for user in configuration.users {
@@ -231,17 +257,14 @@ public struct ExampleServer: Sendable {
         router.get("health") { _, _ in "ok" }
         // Shared by the login and Basic auth routes: both check passwords,
         // so failures through either count towards one lockout.
-        let limiter = LoginRateLimiter(policy: configuration.rateLimit)
+        let limiter = state.limiter
         let decoyHash = try await hasher.hash(UUID().uuidString)
         AuthRoutes(
             accounts: accounts,
             hasher: hasher,
             signer: configuration.tokenSigner,
             limiter: limiter,
-            refreshTokens: RefreshTokenStore(
-                lifetime: configuration.refreshTokenLifetime,
-                file: configuration.refreshTokenFile
-            ),
+            refreshTokens: state.refreshTokens,
             now: configuration.now,
             decoyHash: decoyHash
         ).add(to: router)
@@ -256,13 +279,13 @@ public struct ExampleServer: Sendable {
         .add(to: router)
         FactRoutes().add(to: router)
         DogRoutes().add(to: router)
-        UploadRoutes(limit: configuration.maxUploadBytes, ledger: UploadLedger()).add(to: router)
+        UploadRoutes(limit: configuration.maxUploadBytes, ledger: state.uploads).add(to: router)
         DownloadRoutes().add(to: router)
         CompressibleRoutes().add(to: router)
         EventRoutes(defaultInterval: configuration.eventInterval).add(to: router)
         RedirectRoutes().add(to: router)
         EchoRoutes().add(to: router)
-        FlakyRoutes(counter: AttemptCounter(capacity: configuration.flakyKeyLimit)).add(to: router)
+        FlakyRoutes(counter: state.attempts).add(to: router)
         SlowRoutes().add(to: router)
         ItemRoutes().add(to: router)
         PhotoRoutes(failingDates: configuration.failingPhotoDates, now: configuration.now).add(to: router)

@@ -86,6 +86,49 @@ struct DownloadIntegrationTests {
         }
     }
 
+    /// A last byte past `Int.max` once ended the server's process; RFC 9110
+    /// clamps a last-pos past the end to the last byte.
+    @Test func hugeRangeNumbersAreClampedAndTheServerCarriesOn() async throws {
+        try await withServer { server in
+            let size = 1_048_576
+            func answer(_ range: String) async throws -> Response<Data> {
+                try await server.client.answer(.get("/downloads/1MiB.bin", headerFields: [.range: range]))
+            }
+            let all = try await answer("bytes=0-9223372036854775807")
+            #expect(all.status == .partialContent)
+            #expect(all.headerFields[.contentRange] == "bytes 0-\(size - 1)/\(size)")
+            #expect(all.body == Data(DownloadPattern.bytes(in: 0..<size)))
+
+            let tail = try await answer("bytes=1048570-99999999999999999999999999")
+            #expect(tail.status == .partialContent)
+            #expect(tail.headerFields[.contentRange] == "bytes 1048570-\(size - 1)/\(size)")
+            #expect(tail.body == Data(DownloadPattern.bytes(in: 1_048_570..<size)))
+
+            let suffix = try await answer("bytes=-9223372036854775808")
+            #expect(suffix.status == .partialContent)
+            #expect(suffix.body.count == size)
+
+            // Overlapping ranges are joined into one part (RFC 9110's own example).
+            let joined = try await answer("bytes=500-700,601-999")
+            #expect(joined.status == .partialContent)
+            #expect(joined.headerFields[.contentRange] == "bytes 500-999/\(size)")
+            #expect(joined.body == Data(DownloadPattern.bytes(in: 500..<1_000)))
+
+            for unsatisfiable in ["bytes=9223372036854775807-", "bytes=99999999999999999999-", "bytes=-0"] {
+                let answer = try await answer(unsatisfiable)
+                #expect(answer.status == .rangeNotSatisfiable, "\(unsatisfiable)")
+                #expect(answer.headerFields[.contentRange] == "bytes */\(size)")
+            }
+            let many = (0..<500).map { "\($0 * 10)-\($0 * 10 + 1)" }.joined(separator: ",")
+            for ignored in ["bytes=" + many, "bytes=+0-5", "bytes=5-4"] {
+                let whole = try await answer(ignored)
+                #expect(whole.status == .ok)
+                #expect(whole.body.count == size)
+            }
+            _ = try await server.client.send(Request<String>.get("/health"))
+        }
+    }
+
     @Test(arguments: ["photo.png", "1MB.bin", "5GiB.bin", "MiB.bin", "12345678901GiB.bin", "1MiB.bin.bak"])
     func anUnknownNameIs404(name: String) async throws {
         try await withServer { server in

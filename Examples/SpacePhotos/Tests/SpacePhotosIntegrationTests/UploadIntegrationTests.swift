@@ -89,6 +89,38 @@ struct UploadIntegrationTests {
         }
     }
 
+    /// A receipt outlives its request: it keeps at most 255 bytes of each
+    /// name, and at most a thousand parts.
+    @Test func aReceiptKeepsBoundedNamesAndPartCounts() async throws {
+        try await withServer { server in
+            func upload(parts: Int, name: String) async throws -> Response<Data> {
+                var body = Data()
+                for _ in 0..<parts {
+                    body += Data(
+                        "--b\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name).txt\"\r\n\r\nx\r\n"
+                            .utf8
+                    )
+                }
+                body += Data("--b--\r\n".utf8)
+                return try await server.client.answer(
+                    .post("/uploads", body: .data(body, contentType: "multipart/form-data; boundary=b"))
+                )
+            }
+            let long = try await upload(parts: 2, name: String(repeating: "n", count: 7_000))
+            #expect(long.status == .created)
+            let receipt = try long.decoded(as: Receipt.self)
+            #expect(receipt.parts?.count == 2)
+            #expect(receipt.parts?.allSatisfy { $0.name?.utf8.count == 255 && $0.filename?.utf8.count == 255 } == true)
+            let stored = try await server.client.send(Request<Receipt>.get("/uploads/\(receipt.id)")).value
+            #expect(stored == receipt)
+
+            #expect(try await upload(parts: 1_000, name: "p").status == .created)
+            let tooMany = try await upload(parts: 1_001, name: "p")
+            #expect(tooMany.status == .contentTooLarge)
+            #expect(tooMany.serverError?.code == "body_too_large")
+        }
+    }
+
     // No boundary parameter; never closed; garbage after a boundary; a broken header line.
     @Test(arguments: [
         ("multipart/form-data", "--x\r\n\r\nbody\r\n--x--"),

@@ -27,11 +27,31 @@ public actor LoginRateLimiter {
     private struct Record {
         var failures: [Date] = []
         var lockedUntil: Date?
+
+        /// Whether the record still changes an answer at `now`: the id is
+        /// locked, or a failure still counts.
+        func matters(at now: Date, windowStart: Date) -> Bool {
+            (lockedUntil.map { $0 > now } ?? false) || failures.contains { $0 > windowStart }
+        }
     }
 
     /// The policy this limiter applies.
     public let policy: Policy
     private var records: [String: Record] = [:]
+    /// The ids with a record, by their last failure: the stalest first.
+    private var recency = RecencyQueue<String>()
+
+    /// How many records each attempt may forget at most: more than it can
+    /// add (one), so stale records never pile up, and a bound on the work
+    /// of one attempt however many ids are live.
+    static let forgetPerAttempt = 4
+
+    /// How many ids the limiter holds a record for.
+    var trackedIDs: Int { records.count }
+
+    /// How many records the attempts so far looked at to forget stale ones:
+    /// a few per attempt, however many ids are live.
+    private(set) var recordsExamined = 0
 
     /// A limiter with no failures counted yet.
     public init(policy: Policy = Policy()) {
@@ -46,7 +66,8 @@ public actor LoginRateLimiter {
     /// failure is counted — at most ``Policy/maxFailures`` are ever in flight.
     public func admit(_ id: String, now: Date) -> Int? {
         if let until = records[id]?.lockedUntil, until > now {
-            return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            // At least a second; capped, so no policy or clock makes Int(_:) trap.
+            return max(1, Int(min(until.timeIntervalSince(now).rounded(.up), 1e9)))
         }
         recordFailure(for: id, now: now)
         return nil
@@ -54,30 +75,36 @@ public actor LoginRateLimiter {
 
     /// Notes a failed attempt for `id`.
     func recordFailure(for id: String, now: Date) {
-        if records.count >= Self.sweepThreshold { sweep(now: now) }
-        var record = records[id] ?? Record()
         let windowStart = now.addingTimeInterval(-policy.window.seconds)
+        forgetStale(now: now, windowStart: windowStart)
+        var record = records[id] ?? Record()
         record.failures = record.failures.filter { $0 > windowStart } + [now]
         if record.failures.count >= policy.maxFailures {
             record.lockedUntil = now.addingTimeInterval(policy.lockout.seconds)
             record.failures = []
         }
         records[id] = record
+        recency.touch(id)
     }
 
     /// Forgets the failures of `id` after a successful login.
     public func recordSuccess(for id: String) {
         records[id] = nil
+        recency.remove(id)
     }
 
-    /// Past this many ids, records with nothing left to say are dropped, so
-    /// guessing random ids cannot grow the table without bound.
-    static let sweepThreshold = 10_000
-
-    private func sweep(now: Date) {
-        let windowStart = now.addingTimeInterval(-policy.window.seconds)
-        records = records.filter { _, record in
-            (record.lockedUntil.map { $0 > now } ?? false) || record.failures.contains { $0 > windowStart }
+    /// Drops up to ``forgetPerAttempt`` records with nothing left to say,
+    /// the stalest first, so guessing random ids cannot grow the table
+    /// without bound, and no attempt pays for a scan of every id. It stops
+    /// at the stalest record that still matters: the ones behind it have
+    /// failed since, and go in their turn.
+    private func forgetStale(now: Date, windowStart: Date) {
+        for _ in 0..<Self.forgetPerAttempt {
+            guard let id = recency.oldest() else { return }
+            recordsExamined += 1
+            if let record = records[id], record.matters(at: now, windowStart: windowStart) { return }
+            records[id] = nil
+            recency.remove(id)
         }
     }
 }

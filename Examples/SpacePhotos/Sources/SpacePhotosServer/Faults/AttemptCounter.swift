@@ -13,6 +13,9 @@ actor AttemptCounter {
         self.capacity = max(capacity, 1)
     }
 
+    /// How many keys are counted.
+    var count: Int { entries.count }
+
     /// Counts one more attempt for `key` and returns the total, this one included.
     func recordAttempt(_ key: String) -> Int {
         clock += 1

@@ -1,16 +1,26 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 extension Request {
     /// The body decoded from JSON as `T`; 400 with a message naming what is
     /// wrong otherwise: the missing field, the field of the wrong type, or
     /// where the JSON itself breaks. Bodies over the context's
-    /// `maxUploadSize` get 413 before they are buffered.
+    /// `maxUploadSize` get 413 before they are buffered, and a declared
+    /// `Content-Length` over it gets 413 before a byte is read (rather than
+    /// a wait for bytes that will be refused).
     ///
     /// Every route that takes a JSON body decodes it here, so that a client
     /// (or a person reading its log) learns which field to fix rather than
     /// that "the data was not valid".
     func decodeJSONBody<T: Decodable>(as type: T.Type, context: some RequestContext) async throws -> T {
+        if let declared = declaredContentLength, declared > context.maxUploadSize {
+            throw APIError(
+                .contentTooLarge,
+                code: "body_too_large",
+                message: "JSON bodies are limited to \(context.maxUploadSize) bytes."
+            )
+        }
         var request = self
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         guard body.readableBytes > 0 else {
@@ -21,6 +31,16 @@ extension Request {
         } catch let error as DecodingError {
             throw APIError(.badRequest, code: "bad_request", message: Self.message(for: error))
         }
+    }
+
+    /// The `Content-Length` the request declares, saturated at `Int.max`
+    /// (digits past it still declare more than any limit); nil when absent
+    /// or not a number.
+    var declaredContentLength: Int? {
+        guard let text = headers[.contentLength], !text.isEmpty,
+            text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        return Int(text) ?? Int.max
     }
 
     /// A sentence a person can act on for a decoding failure.

@@ -11,10 +11,11 @@ import Hummingbird
 /// ``DownloadPattern``, so clients can verify it; `Content-Length` and
 /// `ETag` are set, and a matching `If-None-Match` gets 304.
 ///
-/// One byte range is served (`Range: bytes=…`, 206 with `Content-Range`;
-/// 416 with `Content-Range: bytes */<size>` when no byte of it exists),
-/// unless `If-Range` names another tag: then the whole file, as RFC 9110
-/// asks, which is how a client learns that the file it resumes changed.
+/// One byte range is served (`Range: bytes=…`, read by ``ByteRange``: 206
+/// with `Content-Range`; 416 with `Content-Range: bytes */<size>` when no
+/// byte of it exists), unless `If-Range` names another tag: then the whole
+/// file, as RFC 9110 asks, which is how a client learns that the file it
+/// resumes changed.
 ///
 /// Test knob: `?cutAt=<offset>` closes the connection once the bytes before
 /// that offset are sent: a transfer that breaks. It applies to the whole

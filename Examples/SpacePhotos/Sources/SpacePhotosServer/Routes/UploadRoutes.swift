@@ -6,11 +6,14 @@ import Hummingbird
 /// `POST /uploads` (seed 001's `upload(for:fromFile:)`, which expects 201):
 /// takes any body, streamed, and answers 201 Created with
 /// `{"id", "bytes", "sha256"}` and `Location: /uploads/{id}`.
-/// A `multipart/form-data` body also gets `"parts": [{"name", "filename", "bytes"}]`.
+/// A `multipart/form-data` body also gets `"parts": [{"name", "filename", "bytes"}]`
+/// (at most ``MultipartScanner/maximumParts`` parts, else 413; names and
+/// file names cut to ``MultipartScanner/maximumNameLength`` bytes).
 ///
 /// The body is hashed as it arrives and never kept, so the limit
 /// (``ExampleServer/Configuration/maxUploadBytes``) is about time, not
-/// memory; past it the answer is 413. `GET /uploads/{id}` reads a receipt back.
+/// memory; past it the answer is 413. `GET /uploads/{id}` reads a receipt
+/// back, while the ``UploadLedger`` still holds it.
 struct UploadRoutes: Sendable {
     let limit: Int
     let ledger: UploadLedger
@@ -35,7 +38,7 @@ struct UploadRoutes: Sendable {
 
     func receive(_ request: Request) async throws -> UploadReceipt {
         // A declared length over the limit is refused before reading a byte.
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+        if let declared = request.declaredContentLength, declared > limit {
             throw tooLarge()
         }
         var scanner: MultipartScanner?
@@ -83,12 +86,20 @@ struct UploadRoutes: Sendable {
     }
 
     static func badMultipart(_ failure: MultipartScanner.Failure) -> APIError {
+        if failure == .tooManyParts {
+            return APIError(
+                .contentTooLarge,
+                code: "body_too_large",
+                message: "A multipart/form-data upload may have at most \(MultipartScanner.maximumParts) parts."
+            )
+        }
         let reason =
             switch failure {
             case .missingBoundary: "it has no boundary parameter"
             case .headersTooLarge: "a part's headers are over \(MultipartScanner.maximumHeaderSize) bytes"
             case .malformedPart: "a part is malformed"
             case .unterminated: "it does not end with the closing boundary"
+            case .tooManyParts: "it has more than \(MultipartScanner.maximumParts) parts"
             }
         return APIError(
             .badRequest,

@@ -5,6 +5,11 @@ import Foundation
 /// and size), never the parts' bytes: memory stays bounded by the header
 /// limit, whatever the size of the upload.
 ///
+/// What it keeps is bounded too, since it outlives the request (in the
+/// upload's receipt): at most ``maximumParts`` parts (more is
+/// ``Failure/tooManyParts``), and names and file names cut to their first
+/// ``maximumNameLength`` bytes of UTF-8, at a character boundary.
+///
 /// Feed it chunks with ``consume(_:)``, then call ``finish()``.
 struct MultipartScanner {
     /// What the scanner learnt about one part.
@@ -20,6 +25,8 @@ struct MultipartScanner {
         case headersTooLarge
         case malformedPart
         case unterminated
+        /// More than ``MultipartScanner/maximumParts`` parts.
+        case tooManyParts
     }
 
     private enum State {
@@ -35,6 +42,13 @@ struct MultipartScanner {
 
     /// The most header bytes one part may have.
     static let maximumHeaderSize = 16 * 1024
+
+    /// The most parts one body may have (as Go's `mime/multipart` allows).
+    static let maximumParts = 1_000
+
+    /// The most UTF-8 bytes kept of a part's name or file name: longer
+    /// ones are cut (255 is the longest file name most file systems take).
+    static let maximumNameLength = 255
 
     private let delimiter: [UInt8]
     private var state = State.preamble
@@ -130,6 +144,7 @@ struct MultipartScanner {
 
     private mutating func closePart() throws(Failure) {
         guard let part = current else { throw .malformedPart }
+        guard parts.count < Self.maximumParts else { throw .tooManyParts }
         parts.append(part)
         current = nil
     }
@@ -141,9 +156,23 @@ struct MultipartScanner {
             guard field.count == 2 else { throw .malformedPart }
             guard field[0].trimmingSpaces.lowercased() == "content-disposition" else { continue }
             let parameters = Self.parameters(of: field[1])
-            current?.name = parameters["name"]
-            current?.filename = parameters["filename"]
+            current?.name = parameters["name"].map(Self.truncated)
+            current?.filename = parameters["filename"].map(Self.truncated)
         }
+    }
+
+    /// `text` cut to at most ``maximumNameLength`` bytes of UTF-8, at a
+    /// character boundary, so a name never ends in half a character.
+    static func truncated(_ text: String) -> String {
+        guard text.utf8.count > maximumNameLength else { return text }
+        var end = text.startIndex
+        var length = 0
+        for character in text {
+            length += character.utf8.count
+            guard length <= maximumNameLength else { break }
+            end = text.index(after: end)
+        }
+        return String(text[..<end])
     }
 
     /// The parameters of a header value such as `form-data; name="a"; filename="b.png"`.
