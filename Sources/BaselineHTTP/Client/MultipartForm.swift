@@ -127,7 +127,7 @@ public struct MultipartForm: Sendable {
             segments.append(.data(Data("\r\n".utf8)))
         }
         segments.append(.data(Data("--\(boundary)--\r\n".utf8)))
-        return HTTPBody(segments: segments)
+        return try HTTPBody(segments: segments)
     }
 
     /// The `Content-Type` of the whole form: the boundary quoted when it
