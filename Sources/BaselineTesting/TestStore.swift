@@ -87,7 +87,7 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         withDependencies: (inout DependencyValues) -> Void = { _ in }
     ) where R.State == State, R.Action == Action {
         self.state = initialState
-        self.reducer = reducer()
+        self.reducer = reducer()._built()
         var dependencies = DependencyValues(context: .test)
         dependencies.reportUnimplemented = { message, fileID, filePath, line in
             reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: 1)

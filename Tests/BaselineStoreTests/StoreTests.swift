@@ -160,16 +160,16 @@ struct StoreScopingTests {
     }
 
     @Test func aChildStoreReadsAndSendsThroughItsParent() {
-        let main = store.scope(state: \.main, action: ParentFeature.Action.main)
+        let main = store.scope(state: \.main, action: \.main)
         main.send(.increment)
         #expect(main.count == 1)
         #expect(store.main.count == 1)
     }
 
     @Test func anOptionalChildExistsOnlyWithItsState() {
-        #expect(store.scope(state: \.sheet, action: ParentFeature.Action.sheet) == nil)
+        #expect(store.scope(state: \.sheet, action: \.sheet) == nil)
         store.send(.openSheet)
-        let sheet = store.scope(state: \.sheet, action: ParentFeature.Action.sheet)
+        let sheet = store.scope(state: \.sheet, action: \.sheet)
         sheet?.send(.increment)
         #expect(store.sheet?.count == 1)
         #expect(sheet?.count == 1)
@@ -180,20 +180,20 @@ struct StoreScopingTests {
     }
 
     @Test func eachElementOfACollectionGetsAStore() {
-        let rows = store.scope(forEach: \.rows) { ParentFeature.Action.row(id: $0, $1) }
+        let rows = store.scope(forEach: \.rows, action: \.rows)
         #expect(rows.map(\.id) == [1, 2])
         rows[1].send(.increment)
         #expect(store.rows.map(\.count) == [0, 1])
     }
 
     @Test func childEffectsComeBackThroughTheParent() async {
-        let main = store.scope(state: \.main, action: ParentFeature.Action.main)
+        let main = store.scope(state: \.main, action: \.main)
         await main.send(.refresh).finish()
         #expect(store.main.fact == "0 is a number")
     }
 
     @Test func scopedValuesFollowTheChild() async {
-        let main = store.scope(state: \.main, action: ParentFeature.Action.main)
+        let main = store.scope(state: \.main, action: \.main)
         var counts = main.values(of: \.count).makeAsyncIterator()
         #expect(await counts.next() == 0)
         store.send(.main(.increment))

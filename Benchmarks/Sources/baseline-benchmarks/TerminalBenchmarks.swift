@@ -45,7 +45,7 @@ enum TerminalBenchmarks {
         let app = AppModel(dependencies: dependencies)
         let program = SpacePhotosProgram(app: app)
         await app.store.send(.start).finish()
-        guard let login = app.store.scope(state: \.login, action: { .login(.presented($0)) }) else {
+        guard let login = app.store.scope(state: \.login, action: \.login) else {
             throw BenchmarkError.setup("no login screen")
         }
         login.binding(\.id).value = DemoUser.demo.id

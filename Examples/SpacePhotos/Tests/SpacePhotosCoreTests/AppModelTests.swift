@@ -18,7 +18,7 @@ struct AppModelTests {
 
     /// The presented login screen's store, as a screen gets it.
     func loginStore(_ app: AppModel) throws -> Store<LoginFeature.State, LoginFeature.Action> {
-        let login = app.store.scope(state: \.login, action: { .login(.presented($0)) })
+        let login = app.store.scope(state: \.login, action: \.login)
         return try #require(login)
     }
 

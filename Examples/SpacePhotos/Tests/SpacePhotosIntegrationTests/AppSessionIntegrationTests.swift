@@ -35,7 +35,7 @@ struct AppSessionIntegrationTests {
 
     func logIn(_ app: AppModel) async throws {
         await app.store.send(.start).finish()
-        let presented = app.store.scope(state: \.login, action: { .login(.presented($0)) })
+        let presented = app.store.scope(state: \.login, action: \.login)
         let login = try #require(presented)
         login.binding(\.id).value = "astro"
         login.binding(\.password).value = "stardust-42"

@@ -10,7 +10,7 @@ import Logging
 /// case .launching: ProgressView()
 /// case .unavailable(let message): RetryView(message) { store.send(.start) }
 /// case .login:
-///     if let login = store.scope(state: \.login, action: { .login(.presented($0)) }) {
+///     if let login = store.scope(state: \.login, action: \.login) {
 ///         LoginView(store: login)
 ///     }
 /// case .main: TabView(selection: Binding(store.binding(\.tab))) { … }
@@ -100,11 +100,6 @@ public struct AppFeature: Reducer {
         case quitRequested(during: Set<Int>)
         /// The user chose not to quit, or nothing is left to lose.
         case quitCancelled
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     /// What checking the stored session found.
@@ -134,8 +129,7 @@ public struct AppFeature: Reducer {
         Navigation()
             .presenting(
                 \.login,
-                action: { if case let .login(action) = $0 { action } else { nil } },
-                embed: Action.login
+                action: \.login
             ) {
                 LoginFeature(logger: logger)
             }

@@ -87,11 +87,6 @@ public struct LoginFeature: Reducer {
         case submitted
         /// The attempt failed; the message says why.
         case loginFailed(LoginErrorMessage)
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     @Dependency(\.session) var session

@@ -28,11 +28,6 @@ public struct TodoEditor: Reducer {
         case binding(BindingAction<State>)
         /// Saves the text (the list does).
         case saveTapped
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     /// An editor.

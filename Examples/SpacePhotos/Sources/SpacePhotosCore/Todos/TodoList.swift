@@ -104,11 +104,6 @@ public struct TodoList: Reducer {
         case editor(PresentationAction<TodoEditor.Action>)
         /// The deletion's confirmation, or its dismissal (keep the item).
         case deletion(PresentationAction<TodoDeletion.Action>)
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     let repository: TodoRepository
@@ -123,15 +118,13 @@ public struct TodoList: Reducer {
         Core(repository: repository)
             .presenting(
                 \.editor,
-                action: { if case let .editor(action) = $0 { action } else { nil } },
-                embed: Action.editor
+                action: \.editor
             ) {
                 TodoEditor()
             }
             .presenting(
                 \.deletion,
-                action: { if case let .deletion(action) = $0 { action } else { nil } },
-                embed: Action.deletion
+                action: \.deletion
             ) {
                 TodoDeletion()
             }

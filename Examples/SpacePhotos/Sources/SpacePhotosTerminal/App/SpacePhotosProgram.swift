@@ -56,7 +56,7 @@ public final class SpacePhotosProgram: TerminalProgram {
             )
             frame.buffer.drawHints(screen.hints, row: bounds.height - 1, width: bounds.width)
         case .login:
-            guard let login = app.store.scope(state: \.login, action: { .login(.presented($0)) }) else { break }
+            guard let login = app.store.scope(state: \.login, action: \.login) else { break }
             let screen = LoginScreen(store: login, ui: ui)
             screen.draw(
                 into: &frame,
@@ -121,7 +121,7 @@ public final class SpacePhotosProgram: TerminalProgram {
             if press == KeyPress(.character("q")) { return .quit }
             _ = LaunchScreen(app: app).handle(press, actions: actions)
         case .login:
-            guard let login = app.store.scope(state: \.login, action: { .login(.presented($0)) }) else {
+            guard let login = app.store.scope(state: \.login, action: \.login) else {
                 return .continue
             }
             LoginScreen(store: login, ui: ui).handle(event, actions: actions)

@@ -116,7 +116,7 @@ struct TodosScreen {
             }
             return
         }
-        if model.editor != nil, let editor = store.scope(state: \.editor, action: { .editor(.presented($0)) }) {
+        if model.editor != nil, let editor = store.scope(state: \.editor, action: \.editor) {
             switch event {
             case .key(KeyPress(.enter)):
                 actions.start(onQuit: .finish) { await editor.send(.saveTapped).finish() }

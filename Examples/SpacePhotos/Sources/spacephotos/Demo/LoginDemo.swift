@@ -93,7 +93,7 @@ struct LoginDemo {
     /// Types into the presented login form's bound fields and presses Log in.
     @MainActor
     private func logIn(_ app: Store<AppFeature.State, AppFeature.Action>, id: String, password: String) async throws {
-        guard let login = app.scope(state: \.login, action: { .login(.presented($0)) }) else {
+        guard let login = app.scope(state: \.login, action: \.login) else {
             narrator.result("Unexpected: no login screen")
             throw ExitCode.failure
         }

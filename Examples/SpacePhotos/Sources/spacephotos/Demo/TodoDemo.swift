@@ -32,7 +32,7 @@ struct TodoDemo {
 
         store.send(.editTapped(id: store.todos[1].id ?? 0))
         guard let lens = store.editor?.id,
-            let editor = store.scope(state: \.editor, action: { .editor(.presented($0)) })
+            let editor = store.scope(state: \.editor, action: \.editor)
         else {
             narrator.result("Unexpected: the item could not be edited")
             throw ExitCode.failure
