@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing]
 
 import PackageDescription
 

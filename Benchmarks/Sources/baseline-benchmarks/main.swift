@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [body-parsing]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -23,6 +23,10 @@ if selected.contains("http-overhead") {
 
 if wants("terminal") {
     try await TerminalBenchmarks.run()
+}
+
+if wants("body-parsing") {
+    try await BodyParsingBenchmarks.run()
 }
 
 if wants("store") {

@@ -3,8 +3,8 @@ import Foundation
 import FuzzSupport
 
 // Properties: the same bytes cut into chunks anywhere give the same events;
-// an event's data lines, id and type are all text of the input; a retry
-// time is never negative.
+// an event's data lines, id and type are all text of the input, the type
+// never empty ("message" when the field is); a retry time is never negative.
 /// Runs one input of libFuzzer's: returns 0, or stops the process when a
 /// property fails.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -40,6 +40,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             contains(text, Array(event.event.utf8)) || event.event == "message",
             "event type \(event.event) is not in the input"
         )
+        require(!event.event.isEmpty, "an event of type \"\" was dispatched")
         if let id = event.id { require(contains(text, Array(id.utf8)), "id \(id) is not in the input") }
         if let retry = event.retry { require(retry >= .zero, "negative retry \(retry)") }
     }

@@ -4,7 +4,8 @@ import Foundation
 public struct Chunks: AsyncSequence, Sendable {
     /// One chunk of the body.
     public typealias Element = Data
-    let chunks: [Data]
+    /// The chunks, in order.
+    public let chunks: [Data]
 
     /// The chunks, delivered in order.
     public init(_ chunks: [Data]) {

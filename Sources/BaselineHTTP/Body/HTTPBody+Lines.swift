@@ -70,8 +70,15 @@ public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
         var base: Base.AsyncIterator
         let maximumLength: Int
         let splitsAtCarriageReturn: Bool
+        /// Bytes received and not all handed out yet: the lines start at
+        /// `start`. Consumed lines only move `start`; the bytes before it are
+        /// dropped once per chunk received, so a chunk of many lines costs
+        /// time in proportion to its size, not to its size times its lines.
         var buffer = Data()
-        /// Where to look for the next newline: everything before it was searched.
+        /// Offset (from `buffer.startIndex`) of the first byte not handed out.
+        var start = 0
+        /// Offset (from `buffer.startIndex`) where to look for the next line
+        /// end: everything from `start` to it was searched.
         var searched = 0
         var ended = false
         /// A line ended at a `\r` that was the last byte so far: a `\n` first
@@ -84,27 +91,30 @@ public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
             self.splitsAtCarriageReturn = splitsAtCarriageReturn
         }
 
+        /// The bytes received and not handed out as lines yet.
+        var bufferedCount: Int { buffer.count - start }
+
         /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> String? {
             let newline = UInt8(ascii: "\n")
             let carriageReturn = UInt8(ascii: "\r")
             while true {
-                if skipsNewline, let first = buffer.first {
+                if skipsNewline, start < buffer.count {
                     skipsNewline = false
-                    if first == newline { buffer = Data(buffer.dropFirst()) }
+                    if buffer[buffer.startIndex + start] == newline {
+                        start += 1
+                        searched = Swift.max(searched, start)
+                    }
                 }
-                let unsearched = buffer[(buffer.startIndex + searched)...]
-                let end =
-                    splitsAtCarriageReturn
-                    ? unsearched.firstIndex { $0 == newline || $0 == carriageReturn }
-                    : unsearched.firstIndex(of: newline)
-                if let end {
+                let lineStart = buffer.startIndex + start
+                if let offset = Self.lineEnd(in: buffer, from: searched, atCarriageReturn: splitsAtCarriageReturn) {
+                    let end = buffer.startIndex + offset
                     // Checked here too: a whole line can arrive in one chunk,
                     // and the limit must not depend on how the bytes were cut.
-                    guard end - buffer.startIndex <= maximumLength else {
+                    guard end - lineStart <= maximumLength else {
                         throw HTTPClientError.responseTooLarge(limit: maximumLength)
                     }
-                    var line = buffer[buffer.startIndex..<end]
+                    var line = buffer[lineStart..<end]
                     var rest = end + 1
                     if buffer[end] == carriageReturn {
                         // A lone `\r` ends the line; so does `\r\n`, in one or two chunks.
@@ -116,31 +126,59 @@ public struct AsyncLineSequence<Base: AsyncSequence & Sendable>: AsyncSequence, 
                     } else if line.last == carriageReturn {
                         line = line.dropLast()
                     }
-                    let text = String(decoding: line, as: UTF8.self)
-                    buffer = Data(buffer[rest...])
-                    searched = 0
-                    return text
+                    start = rest - buffer.startIndex
+                    searched = start
+                    return String(decoding: line, as: UTF8.self)
                 }
                 searched = buffer.count
-                guard buffer.count <= maximumLength else {
+                guard buffer.count - start <= maximumLength else {
                     throw HTTPClientError.responseTooLarge(limit: maximumLength)
                 }
                 if ended {
-                    guard !buffer.isEmpty else { return nil }
-                    defer {
-                        buffer = Data()
-                        searched = 0
-                    }
-                    var line = buffer[...]
-                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                    guard start < buffer.count else { return nil }
+                    var line = buffer[lineStart...]
+                    buffer = Data()
+                    start = 0
+                    searched = 0
+                    if line.last == carriageReturn { line = line.dropLast() }
                     return String(decoding: line, as: UTF8.self)
                 }
                 if let chunk = try await base.next() {
-                    buffer.append(chunk)
+                    append(chunk)
                 } else {
                     ended = true
                 }
             }
+        }
+
+        /// The offset of the first line end in `buffer` at or after `offset`.
+        static func lineEnd(in buffer: Data, from offset: Int, atCarriageReturn: Bool) -> Int? {
+            buffer.withUnsafeBytes { bytes in
+                if !atCarriageReturn {
+                    return bytes[offset...].firstIndex(of: UInt8(ascii: "\n"))
+                }
+                return bytes[offset...].firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+            }
+        }
+
+        /// Adds a chunk after the bytes not handed out yet, dropping those
+        /// that were: at most once per chunk, and only the unfinished line is
+        /// copied (each byte at most once, since it is then at the start).
+        private mutating func append(_ chunk: Data) {
+            guard !chunk.isEmpty else { return }
+            if start == buffer.count {
+                // Everything was handed out: take the chunk as it is, no copy.
+                buffer = chunk
+                start = 0
+                searched = 0
+                return
+            }
+            if start > 0 {
+                buffer.removeSubrange(buffer.startIndex..<(buffer.startIndex + start))
+                searched -= start
+                start = 0
+            }
+            buffer.append(chunk)
         }
     }
 }

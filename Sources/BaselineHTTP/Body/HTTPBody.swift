@@ -61,12 +61,22 @@ public struct HTTPBody: Sendable, AsyncSequence {
     }
 
     /// Bytes and files sent one after the other.
-    init(segments: [Segment]) {
-        let length = segments.reduce(0) { total, segment in
-            switch segment {
-            case let .data(data): total + data.count
-            case let .file(_, length): total + length
+    ///
+    /// - Throws: ``HTTPClientError/invalidRequest(reason:)`` when their
+    ///   sizes add up to more than `Int.max` (sparse files can be that large).
+    init(segments: [Segment]) throws {
+        var length = 0
+        for segment in segments {
+            let size =
+                switch segment {
+                case let .data(data): data.count
+                case let .file(_, length): length
+                }
+            let (sum, overflow) = length.addingReportingOverflow(size)
+            guard !overflow else {
+                throw HTTPClientError.invalidRequest(reason: "The body's parts add up to more than \(Int.max) bytes")
             }
+            length = sum
         }
         storage = .segments(segments, length: length)
     }
@@ -183,8 +193,9 @@ public struct HTTPBody: Sendable, AsyncSequence {
 
         mutating func append(_ chunk: Data) throws {
             guard !chunk.isEmpty else { return }
+            // Compared before adding: a limit of `Int.max` cannot overflow.
+            guard chunk.count <= limit - received else { throw HTTPClientError.responseTooLarge(limit: limit) }
             received += chunk.count
-            guard received <= limit else { throw HTTPClientError.responseTooLarge(limit: limit) }
             if first == nil, whole.isEmpty {
                 first = chunk
                 return

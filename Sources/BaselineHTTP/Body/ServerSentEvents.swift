@@ -43,10 +43,26 @@ extension AsyncSequence where Self: Sendable, Element == Data {
     ///     let update = try event.decode(PhotoMetadata.self)
     /// }
     /// ```
-    public func serverSentEvents(maximumLineLength: Int = 1024 * 1024) -> AsyncServerSentEventSequence<Self> {
+    ///
+    /// - Parameters:
+    ///   - maximumLineLength: A line longer than this many bytes fails with
+    ///     ``HTTPClientError/responseTooLarge(limit:)``, as in
+    ///     ``HTTPBody/lines(maximumLength:)``.
+    ///   - maximumEventLength: An event whose data (its `data:` values and
+    ///     the newlines that join them, in UTF-8) grows past this many bytes
+    ///     fails with ``HTTPClientError/responseTooLarge(limit:)`` as soon as
+    ///     the line that crosses the limit arrives, without waiting for the
+    ///     blank line: a server that sends `data:` lines without end cannot
+    ///     grow memory without bound. 16 MiB by default, as
+    ///     ``HTTPClient/Configuration/maximumResponseSize`` is.
+    public func serverSentEvents(
+        maximumLineLength: Int = 1024 * 1024,
+        maximumEventLength: Int = 16 * 1024 * 1024
+    ) -> AsyncServerSentEventSequence<Self> {
         // The format ends lines at `\r\n`, `\n` or a lone `\r`.
         AsyncServerSentEventSequence(
-            lines: AsyncLineSequence(base: self, maximumLength: maximumLineLength, splitsAtCarriageReturn: true)
+            lines: AsyncLineSequence(base: self, maximumLength: maximumLineLength, splitsAtCarriageReturn: true),
+            maximumEventLength: maximumEventLength
         )
     }
 }
@@ -57,15 +73,17 @@ where Base.Element == Data {
     /// The type of the values the sequence produces.
     public typealias Element = ServerSentEvent
     let lines: AsyncLineSequence<Base>
+    let maximumEventLength: Int
 
     /// An iterator over the sequence's elements.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(lines: lines.makeAsyncIterator())
+        Iterator(lines: lines.makeAsyncIterator(), maximumEventLength: maximumEventLength)
     }
 
     /// Produces the sequence's elements, reading the underlying chunks as it needs them.
     public struct Iterator: AsyncIteratorProtocol {
         var lines: AsyncLineSequence<Base>.Iterator
+        let maximumEventLength: Int
         var lastID: String?
         var started = false
         /// The latest valid `retry:` of the stream, whether or not an event
@@ -76,10 +94,18 @@ where Base.Element == Data {
         /// blank line does not count (WHATWG HTML, "dispatch the event").
         var dispatchedID: String?
 
+        init(lines: AsyncLineSequence<Base>.Iterator, maximumEventLength: Int) {
+            self.lines = lines
+            self.maximumEventLength = maximumEventLength
+        }
+
         /// The next element, or `nil` at the end of the sequence.
         public mutating func next() async throws -> ServerSentEvent? {
-            var event = "message"
-            var data: [String] = []
+            // The standard's event type and data buffers. The data buffer
+            // gets each `data:` value and a newline; dispatching drops the
+            // last newline, and an empty buffer means no data line came.
+            var eventType = ""
+            var data = ""
             var retry: Duration?
             while var line = try await lines.next() {
                 if !started {
@@ -89,11 +115,21 @@ where Base.Element == Data {
                 }
                 if line.isEmpty {
                     dispatchedID = lastID
-                    if data.isEmpty {
-                        event = "message"
+                    guard !data.isEmpty else {
+                        eventType = ""
                         continue
                     }
-                    return ServerSentEvent(event: event, data: data.joined(separator: "\n"), id: lastID, retry: retry)
+                    data.unicodeScalars.removeLast()
+                    // "If the event type buffer has a value other than the
+                    // empty string, change the type of the newly created
+                    // event to equal the value of the event type buffer":
+                    // an empty `event:` field leaves the type "message".
+                    return ServerSentEvent(
+                        event: eventType.isEmpty ? "message" : eventType,
+                        data: data,
+                        id: lastID,
+                        retry: retry
+                    )
                 }
                 if line.hasPrefix(":") { continue }
                 let field: Substring
@@ -107,8 +143,17 @@ where Base.Element == Data {
                     value = ""
                 }
                 switch field {
-                case "event": event = String(value)
-                case "data": data.append(String(value))
+                case "event": eventType = String(value)
+                case "data":
+                    // The data so far, this value and the newline before it
+                    // (the buffer's last newline is dropped on dispatch).
+                    // Both counts are at most the limit plus one line, so
+                    // the sum cannot overflow.
+                    guard data.utf8.count + value.utf8.count <= maximumEventLength else {
+                        throw HTTPClientError.responseTooLarge(limit: maximumEventLength)
+                    }
+                    data += value
+                    data += "\n"
                 case "id" where !value.contains("\0"): lastID = String(value)
                 case "retry":
                     // Only ASCII digits, as the standard says: `Int` alone takes a sign.

@@ -18,7 +18,7 @@ extension HTTPClient {
     /// Sends `request` and returns as soon as the response head arrives, with
     /// the body to read as it comes: bytes, ``HTTPBody/lines(maximumLength:)``,
     /// ``HTTPBody/jsonLines(of:decoder:maximumLineLength:)`` (NDJSON) or
-    /// ``HTTPBody/serverSentEvents(maximumLineLength:)``.
+    /// ``HTTPBody/serverSentEvents(maximumLineLength:maximumEventLength:)``.
     ///
     /// ```swift
     /// let events = try await client.stream(Request<Void>.get("/events"))

@@ -336,15 +336,14 @@ public struct HTTPClient: Sendable {
 
     /// The request head: method, target and `fields`.
     func makeHead<Value>(for request: Request<Value>, headerFields fields: HTTPFields) throws -> HTTPRequest {
-        guard !request.path.utf8.contains(UInt8(ascii: "?")) else {
+        let path = request.pathValue
+        guard !path.literalContains(UInt8(ascii: "?")) else {
             // It would be escaped into the path; queries go in `query`.
             throw HTTPClientError.invalidRequest(
                 reason: "The path \(request.path) contains '?': pass query items in `query`"
             )
         }
-        if !request.path.hasPrefix("/"), let absolute = URL(string: request.path), absolute.scheme != nil,
-            absolute.host != nil
-        {
+        if !request.path.hasPrefix("/"), let absolute = try Self.absoluteURL(path) {
             guard !request.query.isEmpty else {
                 return HTTPRequest(method: request.method, url: absolute, headerFields: fields)
             }
@@ -368,8 +367,22 @@ public struct HTTPClient: Sendable {
             method: request.method,
             scheme: base.scheme,
             authority: base.authority,
-            path: base.target(path: request.path, query: request.query),
+            path: try base.target(path: path, query: request.query),
             headerFields: fields
         )
+    }
+
+    /// The URL `path` names when it is an absolute URL with a scheme and a
+    /// host, used as it is but for its interpolated values, escaped as
+    /// segments. (An interpolated scheme or host is escaped too, so that
+    /// path is no absolute URL.)
+    private static func absoluteURL(_ path: RequestPath) throws -> URL? {
+        var text = path.text
+        if !path.values.isEmpty {
+            text = ""
+            try path.appendEscaped(keeping: { _ in true }, to: &text)
+        }
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
+        return url
     }
 }

@@ -23,9 +23,19 @@ public struct Request<Response>: Sendable {
     /// as it is. Not percent-encoded (the client encodes it); no `?` — query
     /// items go in ``query``.
     ///
+    /// Values interpolated into a path literal (`.get("/members/\(id)")`)
+    /// are one segment each, escaped as ``RequestPath`` says; reading this
+    /// property gives them as they are, and setting it replaces the whole
+    /// path with a plain one.
+    ///
     /// Build absolute URLs from data you trust only: the client's middleware
     /// (an authentication header, say) applies to whatever host they name.
-    public var path: String
+    public var path: String {
+        get { pathValue.text }
+        set { pathValue = RequestPath(newValue) }
+    }
+    /// The path, with where its interpolated segments lie.
+    var pathValue: RequestPath
     /// Query items appended to the URL, in order.
     public var query: [URLQueryItem]
     /// Header fields for this request; they override the client's defaults.
@@ -41,7 +51,30 @@ public struct Request<Response>: Sendable {
     /// The largest response body accepted; `nil` uses the client's.
     public var maximumResponseSize: Int?
 
-    /// Creates a request.
+    /// Creates a request whose path interpolates values as segments (see
+    /// ``RequestPath``).
+    public init(
+        method: HTTPRequest.Method = .get,
+        path: RequestPath,
+        query: [URLQueryItem] = [],
+        headerFields: HTTPFields = [:],
+        body: RequestBody? = nil,
+        acceptableStatusCodes: Range<Int>? = nil,
+        timeout: Duration? = nil,
+        maximumResponseSize: Int? = nil
+    ) {
+        self.method = method
+        self.pathValue = path
+        self.query = query
+        self.headerFields = headerFields
+        self.body = body
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// Creates a request whose path is a whole path held in a string.
+    @_disfavoredOverload
     public init(
         method: HTTPRequest.Method = .get,
         path: String,
@@ -52,44 +85,85 @@ public struct Request<Response>: Sendable {
         timeout: Duration? = nil,
         maximumResponseSize: Int? = nil
     ) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headerFields = headerFields
-        self.body = body
-        self.acceptableStatusCodes = acceptableStatusCodes
-        self.timeout = timeout
-        self.maximumResponseSize = maximumResponseSize
+        self.init(
+            method: method,
+            path: RequestPath(path),
+            query: query,
+            headerFields: headerFields,
+            body: body,
+            acceptableStatusCodes: acceptableStatusCodes,
+            timeout: timeout,
+            maximumResponseSize: maximumResponseSize
+        )
     }
 
-    /// A `GET` request.
-    public static func get(_ path: String, query: [URLQueryItem] = [], headerFields: HTTPFields = [:]) -> Self {
+    /// A `GET` request; values interpolated into `path` are one segment each.
+    public static func get(_ path: RequestPath, query: [URLQueryItem] = [], headerFields: HTTPFields = [:]) -> Self {
         Self(method: .get, path: path, query: query, headerFields: headerFields)
     }
 
-    /// A `POST` request.
-    public static func post(_ path: String, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
+    /// A `POST` request; values interpolated into `path` are one segment each.
+    public static func post(_ path: RequestPath, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
         Self(method: .post, path: path, headerFields: headerFields, body: body)
     }
 
-    /// A `PUT` request.
-    public static func put(_ path: String, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
+    /// A `PUT` request; values interpolated into `path` are one segment each.
+    public static func put(_ path: RequestPath, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
         Self(method: .put, path: path, headerFields: headerFields, body: body)
     }
 
-    /// A `PATCH` request.
-    public static func patch(_ path: String, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
+    /// A `PATCH` request; values interpolated into `path` are one segment each.
+    public static func patch(_ path: RequestPath, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
         Self(method: .patch, path: path, headerFields: headerFields, body: body)
     }
 
-    /// A `HEAD` request.
-    public static func head(_ path: String, query: [URLQueryItem] = [], headerFields: HTTPFields = [:]) -> Self {
+    /// A `HEAD` request; values interpolated into `path` are one segment each.
+    public static func head(_ path: RequestPath, query: [URLQueryItem] = [], headerFields: HTTPFields = [:]) -> Self {
         Self(method: .head, path: path, query: query, headerFields: headerFields)
     }
 
-    /// A `DELETE` request.
-    public static func delete(_ path: String, headerFields: HTTPFields = [:]) -> Self {
+    /// A `DELETE` request; values interpolated into `path` are one segment each.
+    public static func delete(_ path: RequestPath, headerFields: HTTPFields = [:]) -> Self {
         Self(method: .delete, path: path, headerFields: headerFields)
+    }
+
+    // The overloads for a path held in a string, a whole path, are
+    // disfavoured: a string literal, interpolated or not, is a `RequestPath`.
+
+    /// A `GET` request to a whole path held in a string.
+    @_disfavoredOverload
+    public static func get(_ path: String, query: [URLQueryItem] = [], headerFields: HTTPFields = [:]) -> Self {
+        get(RequestPath(path), query: query, headerFields: headerFields)
+    }
+
+    /// A `POST` request to a whole path held in a string.
+    @_disfavoredOverload
+    public static func post(_ path: String, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
+        post(RequestPath(path), body: body, headerFields: headerFields)
+    }
+
+    /// A `PUT` request to a whole path held in a string.
+    @_disfavoredOverload
+    public static func put(_ path: String, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
+        put(RequestPath(path), body: body, headerFields: headerFields)
+    }
+
+    /// A `PATCH` request to a whole path held in a string.
+    @_disfavoredOverload
+    public static func patch(_ path: String, body: RequestBody? = nil, headerFields: HTTPFields = [:]) -> Self {
+        patch(RequestPath(path), body: body, headerFields: headerFields)
+    }
+
+    /// A `HEAD` request to a whole path held in a string.
+    @_disfavoredOverload
+    public static func head(_ path: String, query: [URLQueryItem] = [], headerFields: HTTPFields = [:]) -> Self {
+        head(RequestPath(path), query: query, headerFields: headerFields)
+    }
+
+    /// A `DELETE` request to a whole path held in a string.
+    @_disfavoredOverload
+    public static func delete(_ path: String, headerFields: HTTPFields = [:]) -> Self {
+        delete(RequestPath(path), headerFields: headerFields)
     }
 
     /// A copy with `value` set for `name`.

@@ -55,7 +55,7 @@ public struct RequestBody: Sendable {
 
     /// A `multipart/form-data` form.
     public static func multipart(_ form: MultipartForm) -> RequestBody {
-        RequestBody(content: .multipart(form), contentType: "multipart/form-data; boundary=\(form.boundary)")
+        RequestBody(content: .multipart(form), contentType: form.contentType)
     }
 
     /// Percent-encodes for a form: everything but unreserved characters, with

@@ -34,11 +34,20 @@ struct RequestTarget: Sendable {
     /// The escaped path and query for `path` below the base path, with the
     /// base's query and then `query`.
     func target(path: String, query: [URLQueryItem]) -> String {
+        // A path without interpolated values never throws.
+        (try? target(path: RequestPath(path), query: query)) ?? "/"
+    }
+
+    /// The escaped path and query for `path` below the base path, with the
+    /// base's query and then `query`; its interpolated values are escaped as
+    /// segments (see ``RequestPath``).
+    func target(path: RequestPath, query: [URLQueryItem]) throws -> String {
+        let text = path.text
         var target = String()
-        target.reserveCapacity(basePath.utf8.count + path.utf8.count + 1 + estimatedLength(of: query))
+        target.reserveCapacity(basePath.utf8.count + text.utf8.count + 1 + estimatedLength(of: query))
         target += basePath
-        if !path.hasPrefix("/"), !path.isEmpty { target += "/" }
-        Self.append(path, keeping: Self.isAllowedInPath, to: &target)
+        if !text.hasPrefix("/"), !text.isEmpty { target += "/" }
+        try path.appendEscaped(keeping: Self.isAllowedInPath, to: &target)
         if target.isEmpty { target = "/" }
         var separator = "?"
         if let baseQuery {
@@ -72,21 +81,26 @@ struct RequestTarget: Sendable {
             target += text
             return
         }
-        func hex(_ nibble: UInt8) -> UInt8 {
-            nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
-        }
         var escaped = [UInt8]()
         escaped.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
             if isAllowed(byte) {
                 escaped.append(byte)
             } else {
-                escaped.append(UInt8(ascii: "%"))
-                escaped.append(hex(byte >> 4))
-                escaped.append(hex(byte & 0xF))
+                appendPercentEncoded(byte, to: &escaped)
             }
         }
         target += String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// Appends `byte` as `%XX`.
+    static func appendPercentEncoded(_ byte: UInt8, to escaped: inout [UInt8]) {
+        func hex(_ nibble: UInt8) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+        }
+        escaped.append(UInt8(ascii: "%"))
+        escaped.append(hex(byte >> 4))
+        escaped.append(hex(byte & 0xF))
     }
 
     /// RFC 3986's unreserved characters: never escaped.

@@ -19,20 +19,36 @@ extension HTTPClient {
     ///   latest `retry:`) and connects again.
     /// - It ends without error when the server answers 204 No Content (the
     ///   way to tell a client to stop). It throws, and ends, on any other
-    ///   unacceptable status, on a response that is not `text/event-stream`,
-    ///   and after ``ServerSentEventReconnection/maximumAttempts`` failed
-    ///   attempts in a row.
+    ///   status than 200 OK (``HTTPClientError/unacceptableStatus(_:body:)``;
+    ///   a 2xx other than 200 and 204 too, as an `EventSource` fails the
+    ///   connection for it, with an empty body), on a response that is not
+    ///   `text/event-stream`, on a line or event over its limit, and after
+    ///   ``ServerSentEventReconnection/maximumAttempts`` failed attempts in a
+    ///   row.
     /// - Cancelling the task that iterates ends it at once, waiting or
     ///   reading, with `CancellationError`.
     ///
     /// For a single connection without reconnection, read
-    /// ``HTTPBody/serverSentEvents(maximumLineLength:)`` from ``stream(_:)``.
+    /// ``HTTPBody/serverSentEvents(maximumLineLength:maximumEventLength:)``
+    /// from ``stream(_:)``.
+    ///
+    /// - Parameters:
+    ///   - request: The request each connection sends.
+    ///   - reconnection: When and how often to connect again.
+    ///   - maximumLineLength: The longest line accepted, in bytes.
+    ///   - maximumEventLength: The most data one event may hold, in bytes:
+    ///     see ``HTTPBody/serverSentEvents(maximumLineLength:maximumEventLength:)``.
     public func serverSentEvents<Value>(
         _ request: Request<Value>,
         reconnection: ServerSentEventReconnection = ServerSentEventReconnection(),
-        maximumLineLength: Int = 1024 * 1024
+        maximumLineLength: Int = 1024 * 1024,
+        maximumEventLength: Int = 16 * 1024 * 1024
     ) -> ServerSentEventStream {
-        ServerSentEventStream(reconnection: reconnection, maximumLineLength: maximumLineLength) { lastEventID in
+        ServerSentEventStream(
+            reconnection: reconnection,
+            maximumLineLength: maximumLineLength,
+            maximumEventLength: maximumEventLength
+        ) { lastEventID in
             var attempt = request
             attempt.headerFields[.accept] = "text/event-stream"
             attempt.headerFields[.cacheControl] = "no-cache"
@@ -45,7 +61,7 @@ extension HTTPClient {
 }
 
 /// Server-Sent Events over connections made one after another: see
-/// ``HTTPClient/serverSentEvents(_:reconnection:maximumLineLength:)``.
+/// ``HTTPClient/serverSentEvents(_:reconnection:maximumLineLength:maximumEventLength:)``.
 public struct ServerSentEventStream: AsyncSequence, Sendable {
     /// The type of the values the sequence produces.
     public typealias Element = ServerSentEvent
@@ -54,6 +70,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
 
     let reconnection: ServerSentEventReconnection
     let maximumLineLength: Int
+    let maximumEventLength: Int
     let connect: @Sendable (_ lastEventID: String?) async throws -> StreamingResponse
 
     /// Starts reading: the first connection is made by the first `next()`.
@@ -117,6 +134,14 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 finished = true
                 return
             }
+            // WHATWG HTML, the EventSource constructor: "if res's status is
+            // not 200, or if res's `Content-Type` is not `text/event-stream`,
+            // then fail the connection" (and failing it does not
+            // reconnect). A 205 or 299 that the request accepts is no stream.
+            guard response.status == .ok else {
+                response.body.discard()
+                throw HTTPClientError.unacceptableStatus(response.head, body: Data())
+            }
             let contentType = response.head.headerFields[.contentType]
             let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
             guard mediaType == "text/event-stream" else {
@@ -124,8 +149,10 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 throw HTTPClientError.unacceptableContentType(contentType, response.head)
             }
             failedAttempts = 0
-            var iterator = response.body.serverSentEvents(maximumLineLength: stream.maximumLineLength)
-                .makeAsyncIterator()
+            var iterator = response.body.serverSentEvents(
+                maximumLineLength: stream.maximumLineLength,
+                maximumEventLength: stream.maximumEventLength
+            ).makeAsyncIterator()
             iterator.lastID = lastEventID
             iterator.dispatchedID = lastEventID
             events = iterator

@@ -11,12 +11,23 @@ import Foundation
 /// ``HTTPClientError/decompressionFailed(contentEncoding:reason:)``, rather
 /// than passing as a shorter body. An empty body (the answer to a `HEAD`, a
 /// 304) stays empty.
+///
+/// The size limit counts inflated bytes, so compressed bytes that inflate to
+/// nothing must not be read without end either: bytes after the compressed
+/// data (other than another gzip member) end the body there and stop the
+/// transfer, and more than ``maximumBytesWithoutOutput`` compressed bytes in
+/// a row that inflate to nothing (empty blocks, empty gzip members, a
+/// header's extra fields) fail the body.
 // The inflate state is touched only by `next()`, which the body's single
 // reader (`StreamIteration`) calls one at a time; `cancel()`, which may come
 // from any task, touches only `upstream`, itself safe to cancel concurrently.
 final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: see above
     /// The most one read returns.
     static let chunkSize = 64 * 1024
+    /// The most compressed bytes in a row that may inflate to nothing. A
+    /// real stream's headers and flushes take a few bytes each between
+    /// bytes of output.
+    static let maximumBytesWithoutOutput = 1024 * 1024
 
     private let coding: ContentCoding
     /// The compressed body, kept to stop its transfer on `cancel()` even
@@ -34,6 +45,8 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
     /// The last inflate filled its output: zlib may hold more output
     /// without needing another input byte.
     private var outputPending = false
+    /// Compressed bytes taken since the last inflated byte.
+    private var bytesWithoutOutput = 0
 
     init(_ body: HTTPBody, coding: ContentCoding) {
         self.coding = coding
@@ -79,14 +92,16 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
             if streamEnded {
                 // Only gzip may carry several members, each opening with its
                 // magic number; other trailing bytes are ignored, as browsers
-                // and curl do.
+                // and curl do. They are not read to their end, though: they
+                // inflate to nothing, so the size limit would never stop an
+                // endless run of them.
                 guard coding == .gzip, let inflater else {
-                    pending = Data()
+                    stopReading()
                     return nil
                 }
                 if pending.count < 2 && !upstreamEnded { return nil }
                 guard pending.starts(with: [0x1F, 0x8B]) else {
-                    pending = Data()
+                    stopReading()
                     return nil
                 }
                 inflater.reset()
@@ -100,12 +115,30 @@ final class DecompressingReader: ChunkReader, @unchecked Sendable {  // safety: 
                 throw failure(error.reason)
             }
             pending = step.consumed == pending.count ? Data() : pending.dropFirst(step.consumed)
+            if step.output.isEmpty {
+                // Both at most the limit or a chunk: no overflow.
+                bytesWithoutOutput += step.consumed
+                guard bytesWithoutOutput <= Self.maximumBytesWithoutOutput else {
+                    throw failure("more than \(Self.maximumBytesWithoutOutput) compressed bytes inflated to nothing")
+                }
+            } else {
+                bytesWithoutOutput = 0
+            }
             streamEnded = step.ended
             outputPending = step.output.count == Self.chunkSize && !step.ended
             if !step.output.isEmpty { return step.output }
             if step.consumed == 0 && !step.ended { return nil }
         }
         return nil
+    }
+
+    /// Ends the body after the compressed data: drops what is pending and
+    /// stops the transfer of the rest.
+    private func stopReading() {
+        pending = Data()
+        upstreamEnded = true
+        upstream.cancel()
+        body.discard()
     }
 
     /// The inflater, made on the first bytes: for `deflate` they tell a zlib

@@ -72,12 +72,14 @@ final class Inflater {
             output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
                 let start = source.bindMemory(to: Bytef.self).baseAddress
                 stream.pointee.next_in = UnsafeMutablePointer(mutating: start)
-                stream.pointee.avail_in = uInt(source.count)
+                // zlib counts in 32 bits: what does not fit is the caller's
+                // to pass again, as any input zlib leaves.
+                stream.pointee.avail_in = uInt(clamping: source.count)
                 stream.pointee.next_out = target.bindMemory(to: Bytef.self).baseAddress
-                stream.pointee.avail_out = uInt(target.count)
+                stream.pointee.avail_out = uInt(clamping: target.count)
                 status = CZlib.inflate(stream, Z_NO_FLUSH)
-                consumed = source.count - Int(stream.pointee.avail_in)
-                produced = target.count - Int(stream.pointee.avail_out)
+                consumed = Int(uInt(clamping: source.count) - stream.pointee.avail_in)
+                produced = Int(uInt(clamping: target.count) - stream.pointee.avail_out)
                 // zlib keeps no pointer past this call that we rely on.
                 stream.pointee.next_in = nil
                 stream.pointee.next_out = nil

@@ -148,6 +148,97 @@ struct StreamingBodyTests {
         #expect(lines == ["a\rb", "c"])
     }
 
+    /// WHATWG HTML §9.2.6, dispatching an event: "Initialize event's type
+    /// attribute to "message" [...] If the event type buffer has a value
+    /// other than the empty string, change the type of the newly created
+    /// event to equal the value of the event type buffer."
+    @Test func anEmptyEventFieldDispatchesAMessage() async throws {
+        var events: [ServerSentEvent] = []
+        for try await event in body("event:\ndata: a\n\nevent\ndata: b\n\nevent: custom\nevent: \ndata: c\n\n")
+            .serverSentEvents()
+        {
+            events.append(event)
+        }
+        #expect(events.map(\.event) == ["message", "message", "message"])
+        #expect(events.map(\.data) == ["a", "b", "c"])
+    }
+
+    @Test func anEventLimitCountsTheDataLinesAndTheNewlinesBetweenThem() async throws {
+        func outcome(_ limit: Int, _ chunks: String...) async -> Result<[String], any Error> {
+            let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+            for chunk in chunks { feed.yield(Data(chunk.utf8)) }
+            feed.finish()
+            var data: [String] = []
+            do {
+                for try await event in HTTPBody(stream, length: nil).serverSentEvents(maximumEventLength: limit) {
+                    data.append(event.data)
+                }
+                return .success(data)
+            } catch {
+                return .failure(error)
+            }
+        }
+        // "abc\ndef" is 7 bytes; each event is counted on its own.
+        #expect(try await outcome(7, "data: abc\ndata: def\n\n", "data: 1234567\n\n").get() == ["abc\ndef", "1234567"])
+        // "é" is two bytes of UTF-8.
+        #expect(try await outcome(2, "data: é\n\n").get() == ["é"])
+        // One byte over, in one line or across several, however the chunks cut it.
+        for failing in [
+            await outcome(6, "data: abc\ndata: def\n\n"),
+            await outcome(6, "data: abc\n", "data: d", "ef\n\n"),
+            await outcome(6, "data: 1234567\n\n"),
+            await outcome(6, "data\ndata\ndata\ndata\ndata\ndata\ndata\ndata\n\n"),
+        ] {
+            guard case .failure(let error) = failing, case .responseTooLarge(limit: 6) = error as? HTTPClientError
+            else {
+                Issue.record("expected the event limit, got \(failing)")
+                continue
+            }
+        }
+    }
+
+    @Test func dataLinesWithoutABlankLineFailAtTheLimitInsteadOfGrowing() async throws {
+        // A server that never ends its event: the stream never ends either,
+        // so the failure must come from the limit, not from the end.
+        let endless = EndlessBody(
+            repeating: Data("data: \(String(repeating: "x", count: 1000))\n".utf8),
+            safetyStop: 1000
+        )
+        var failure: (any Error)?
+        do {
+            for try await _ in endless.chunks.serverSentEvents(maximumEventLength: 64 * 1024) {}
+        } catch {
+            failure = error
+        }
+        guard case .responseTooLarge(limit: 64 * 1024) = failure as? HTTPClientError else {
+            Issue.record("expected the event limit, got \(String(describing: failure))")
+            return
+        }
+        // The 66th line of 1,000 bytes takes the data over 64 KiB: no more is read.
+        #expect(endless.chunksRead == 66)
+    }
+
+    @Test func linesLeftInABufferJoinTheNextChunks() async throws {
+        // Lines handed out from the middle of a chunk, then the unfinished
+        // line completed by later chunks, empty chunks and slices included.
+        let buffer = Data("xxa\nb\nc".utf8)
+        let (stream, feed) = AsyncThrowingStream.makeStream(of: Data.self)
+        for chunk in [buffer[2...], Data(), Data("d\ne".utf8), Data("f".utf8), Data("\n\ng\r\n".utf8), Data("h".utf8)] {
+            feed.yield(chunk)
+        }
+        feed.finish()
+        var lines: [String] = []
+        for try await line in HTTPBody(stream, length: nil).lines(maximumLength: 3) { lines.append(line) }
+        #expect(lines == ["a", "b", "cd", "ef", "", "g", "h"])
+        // 64 KiB of newlines in one chunk: as many empty lines.
+        var count = 0
+        for try await line in body(String(repeating: "\n", count: 64 * 1024)).lines() {
+            #expect(line.isEmpty)
+            count += 1
+        }
+        #expect(count == 64 * 1024)
+    }
+
     @Test func aStreamedBodyCanBeReadOnce() async throws {
         let once = body("a")
         _ = try await once.collect(upTo: 10)

@@ -41,6 +41,33 @@ struct ClientFeatureTests {
         #expect(sent.body == expected)
     }
 
+    @Test func anInterpolatedPathValueStaysInItsSegment() async throws {
+        let id = "7/../../admin"
+        transport.on(.delete, "/members/7%2F..%2F..%2Fadmin", respond: .status(.noContent))
+        try await client.send(Request<Void>.delete("/members/\(id)"))
+        #expect(transport.requests.map(\.path) == ["/members/7%2F..%2F..%2Fadmin"])
+
+        // A path held in a string is a whole path, as before.
+        let whole = "/members/7/photos"
+        transport.on(.get, whole, respond: .status(.noContent))
+        try await client.send(Request<Void>.get(whole))
+        #expect(transport.requests.last?.path == "/members/7/photos")
+
+        // An interpolated `..` is refused before anything is sent.
+        await #expect {
+            try await client.send(Request<Void>.delete("/members/\("..")"))
+        } throws: { error in
+            if case .invalidRequest = error as? HTTPClientError { true } else { false }
+        }
+        #expect(transport.requests.count == 2)
+
+        // An absolute URL keeps its own slashes; its interpolated values are segments.
+        transport.on(.get, "/files/a%2Fb", respond: .status(.noContent))
+        try await client.send(Request<Void>.get("https://cdn.test/files/\("a/b")"))
+        #expect(transport.requests.last?.head.authority == "cdn.test")
+        #expect(transport.requests.last?.path == "/files/a%2Fb")
+    }
+
     @Test func aRequestThatOutlivesItsTimeoutFailsWithTimedOut() async throws {
         // The timeout runs on the configuration's clock: the request is
         // certainly in flight before its time is up.

@@ -156,6 +156,63 @@ struct ServerSentEventStreamTests {
         #expect(transport.requests.count == 2)
     }
 
+    /// WHATWG HTML, the EventSource constructor's fetch: "Otherwise, if
+    /// res's status is not 200, or if res's `Content-Type` is not
+    /// `text/event-stream`, then fail the connection." Failing the
+    /// connection sets the state to CLOSED: no reconnection. A 2xx the
+    /// client accepts (its default range is 200..<300) is no exception.
+    @Test(arguments: [205, 206, 210, 299])
+    func aSuccessOtherThan200FailsTheConnectionWithoutReconnecting(code: Int) async throws {
+        let status = HTTPResponse.Status(code: code)
+        transport.on(
+            .get,
+            "/feed",
+            script: [
+                StubResponse(
+                    status: status,
+                    headerFields: [.contentType: "text/event-stream"],
+                    body: Data("data: not an event\n\n".utf8)
+                ),
+                Self.events("data: never read\n\n"),
+            ]
+        )
+        var received: [String] = []
+        await #expect {
+            // At most one failed attempt: read as a stream, the 2xx would
+            // reconnect until the script runs out, then stop.
+            for try await event in client.serverSentEvents(
+                Request<Void>.get("/feed"),
+                reconnection: .init(maximumAttempts: 1, clock: WaitRecordingClock())
+            ) {
+                received.append(event.data)
+            }
+        } throws: { error in
+            (error as? HTTPClientError)?.status == status
+        }
+        #expect(received.isEmpty)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func anEventOverItsLimitEndsTheStreamWithoutReconnecting() async throws {
+        transport.on(
+            .get,
+            "/feed",
+            script: [Self.events("data: 12345\ndata: 67890\n\n"), Self.events("data: never read\n\n")]
+        )
+        await #expect {
+            try await collect(
+                client.serverSentEvents(
+                    Request<Void>.get("/feed"),
+                    reconnection: .init(maximumAttempts: 1, clock: WaitRecordingClock()),
+                    maximumEventLength: 10
+                )
+            )
+        } throws: { error in
+            if case .responseTooLarge(limit: 10) = error as? HTTPClientError { true } else { false }
+        }
+        #expect(transport.requests.count == 1)
+    }
+
     @Test func anAnswerThatIsNotAnEventStreamEndsIt() async throws {
         transport.on(.get, "/feed", respond: .text("{}", contentType: "application/json"))
         await #expect {

@@ -162,6 +162,43 @@ struct DecompressionTests {
         #expect(try await client().send(Request<Data>.get("/text")).body == text)
     }
 
+    /// Trailing bytes inflate to nothing, so the size limit never sees
+    /// them: an endless run of them after a small compressed body must end
+    /// the body, not keep the transfer going forever.
+    @Test(arguments: [("gzip", Compressed.Format.gzip), ("deflate", .zlib), ("deflate", .raw)])
+    func endlessBytesAfterTheCompressedDataEndTheBody(coding: String, format: Compressed.Format) async throws {
+        let endless = EndlessBody(
+            opening: try Compressed.bytes(Data("short".utf8), as: format),
+            repeating: Data(repeating: 0x2A, count: 1024),
+            safetyStop: 1000
+        )
+        transport.on(.get, "/text", respond: .streaming(endless.chunks, headerFields: [.contentEncoding: coding]))
+        let response = try await client(maximumResponseSize: 64 * 1024).send(Request<String>.get("/text"))
+        #expect(response.value == "short")
+        // The first chunk of trailing bytes ends it.
+        #expect(endless.chunksRead == 2)
+    }
+
+    /// Empty gzip members (20 bytes each, inflating to nothing) could also
+    /// run forever under the size limit: past 1 MiB in a row they fail.
+    @Test func endlessCompressedBytesThatInflateToNothingFail() async throws {
+        let empty = try Compressed.bytes(Data(), as: .gzip)
+        let endless = EndlessBody(
+            opening: try Compressed.bytes(Data("short".utf8), as: .gzip),
+            repeating: Data((0..<50).map { _ in empty }.joined()),
+            safetyStop: 2000
+        )
+        transport.on(.get, "/text", respond: .streaming(endless.chunks, headerFields: [.contentEncoding: "gzip"]))
+        await #expect {
+            try await client(maximumResponseSize: 64 * 1024).send(Request<Data>.get("/text"))
+        } throws: { error in
+            guard case let .decompressionFailed("gzip", reason) = error as? HTTPClientError else { return false }
+            return reason.contains("inflated to nothing")
+        }
+        // 1 MiB of 20-byte members, 1,000 bytes a chunk: some 1,050 chunks, not the safety stop's 2,000.
+        #expect(endless.chunksRead < 1100)
+    }
+
     @Test func anEmptyCompressedBodyStaysEmpty() async throws {
         // The answer to a HEAD, or a 204: the field names a coding, no bytes follow.
         respond(with: Data(), coding: "gzip", length: false)

@@ -1,0 +1,1 @@
+../../../Examples/SpacePhotos/Sources/SpacePhotosServer/Uploads/MultipartScanner.swift
