@@ -1,8 +1,8 @@
 /// A case of an `@CasePathable` enum, by key path: `\.login` for
 /// `case login(PresentationAction<LoginFeature.Action>)`.
 ///
-/// What ``Scope``, ``Reducer/presenting(_:action:child:)-5ttvk``,
-/// ``Reducer/stack(_:action:child:)`` and ``Store/scope(state:action:)-1vq4a``
+/// What ``Scope``, ``Reducer/presenting(_:action:child:)``,
+/// ``Reducer/stack(_:action:child:)`` and ``Store/scope(state:action:)-(KeyPath<State,ChildState>,_)``
 /// take to reach a child's actions inside the parent's. Written as a key
 /// path literal, it reads as TCA's case key paths do:
 ///

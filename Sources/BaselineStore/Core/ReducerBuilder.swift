@@ -65,7 +65,8 @@ public enum ReducerBuilder<State, Action: Sendable> {
     }
 
     /// An `if #available` branch.
-    public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ reducer: R) -> BuiltReducer<State, Action> {
+    public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ reducer: R) -> BuiltReducer<State, Action>
+    {
         BuiltReducer(reducer)
     }
 }

@@ -150,7 +150,7 @@ public final class Store<State, Action: Sendable> {
         scope(state: keyPath, embed: CaseAccess(action).embed)
     }
 
-    /// A store for a presented child feature (``Reducer/presenting(_:action:child:)-5ttvk``),
+    /// A store for a presented child feature (``Reducer/presenting(_:action:child:)``),
     /// or `nil` while nothing is presented; what it sends reaches the child
     /// as `.presented(action)`.
     ///

@@ -48,34 +48,31 @@ extension Reducer where Action: CasePathable {
         action: ActionCase<Action, PresentationAction<ChildAction>>,
         @ReducerBuilder<ChildState, ChildAction> child: () -> Child
     ) -> PresentationReducer<Self, Child> {
-        PresentationReducer(
+        // Decided once: only Identifiable children can be told apart.
+        let identity: (ChildState) -> AnyHashable? =
+            if ChildState.self is any Identifiable.Type { identifier(of:) } else { { _ in nil } }
+        return PresentationReducer(
             parent: self,
             state: state,
             action: CaseAccess(action),
             child: child()._built(),
-            identity: { _ in nil }
-        )
-    }
-
-    /// Runs `child` on the optional state at `state` while it is presented,
-    /// telling children apart by their ids (see the other overload).
-    public func presenting<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
-        _ state: WritableKeyPath<State, ChildState?> & Sendable,
-        action: ActionCase<Action, PresentationAction<ChildAction>>,
-        @ReducerBuilder<ChildState, ChildAction> child: () -> Child
-    ) -> PresentationReducer<Self, Child> where ChildState: Identifiable {
-        PresentationReducer(
-            parent: self,
-            state: state,
-            action: CaseAccess(action),
-            child: child()._built(),
-            identity: { AnyHashable($0.id) }
+            identity: identity
         )
     }
 }
 
+/// The id of an `Identifiable` value, as a hashable value; `nil` for others.
+private func identifier<Value>(of value: Value) -> AnyHashable? {
+    guard let identifiable = value as? any Identifiable else { return nil }
+    return id(of: identifiable)
+}
+
+private func id<Value: Identifiable>(of value: Value) -> AnyHashable {
+    AnyHashable(value.id)
+}
+
 /// A parent feature with an optional child it presents and dismisses; made
-/// by ``Reducer/presenting(_:action:child:)-5ttvk``.
+/// by ``Reducer/presenting(_:action:child:)``.
 public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer where Parent.Action: CasePathable {
     let parent: any Reducer<Parent.State, Parent.Action>
     let state: WritableKeyPath<Parent.State, Child.State?> & Sendable
@@ -99,7 +96,7 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer wher
     }
 
     /// Runs the child for its actions, then the parent, then dismisses and
-    /// cancels as described in ``Reducer/presenting(_:action:child:)-5ttvk``.
+    /// cancels as described in ``Reducer/presenting(_:action:child:)``.
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let path = self.state
         let presentation = self.action.extract(action)
