@@ -81,7 +81,7 @@ public final class PhotoBrowser {
     /// shows it at); returns when it is shown, failed, or superseded. Runs on
     /// behalf of the caller's task.
     public func loadSelectedImage(maximumPixelSize: Int? = nil) async {
-        await image.load(selectedPhoto?.url, maximumPixelSize: maximumPixelSize)
+        await image.load(selectedPhoto.map { ImageRequest($0.url, size: maximumPixelSize) })
     }
 
     /// Moves the selection by `offset` rows, stopping at the ends (see

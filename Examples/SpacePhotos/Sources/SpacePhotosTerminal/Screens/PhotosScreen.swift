@@ -105,7 +105,7 @@ struct PhotosScreen {
         // 1/8 scale); a resized panel loads again at its new size.
         let pixelSize = max(imageRect.width, imageRect.height * 2)
         frame.task(id: "photo-image \(url) \(pixelSize)") { [image = browser.image] in
-            await image.load(url, maximumPixelSize: pixelSize)
+            await image.load(ImageRequest(url, size: pixelSize))
         }
         // The phase of the previous photo until this one's load starts: not shown.
         let phase = browser.image.url == photo.url ? browser.image.phase : .empty
