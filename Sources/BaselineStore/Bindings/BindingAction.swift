@@ -96,16 +96,21 @@ public protocol BindableAction: Sendable {
 /// The case key path names the case that carries binding actions (see
 /// ``ActionCase``).
 public struct BindingReducer<State, Action: BindableAction & CasePathable>: Reducer where Action.State == State {
-    let extract: @Sendable (Action) -> BindingAction<State>?
+    @usableFromInline let apply: @Sendable (inout State, Action) -> Void
 
     /// A reducer that applies the binding actions of the case at `action`.
+    @inlinable
     public init(action: ActionCase<Action, BindingAction<State>>) {
-        self.extract = CaseAccess(action).extract
+        // Made where the feature's types are known (the initialiser is
+        // inlined into its `body`), so the store's unspecialised call to
+        // `reduce` reaches code specialised for them.
+        let casePath = Action.allCasePaths[keyPath: action]
+        apply = { state, action in casePath.extract(from: action)?.apply(to: &state) }
     }
 
     /// Sets the field a binding action names; other actions pass untouched.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        extract(action)?.apply(to: &state)
+        apply(&state, action)
         return .none
     }
 }

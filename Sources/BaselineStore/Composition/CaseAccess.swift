@@ -30,15 +30,22 @@
 ///   type use a main-actor-isolated conformance outside the main actor.
 public typealias ActionCase<Root: CasePathable, Value> = KeyPath<Root.AllCasePaths, AnyCasePath<Root, Value>>
 
-/// A case of an enum made, once, into the two functions a reducer calls for
-/// every action: take the case's value out of an action, and put one in.
+/// A case of an enum, resolved once into the macro's two functions that a
+/// reducer calls for every action: take the case's value out of an action,
+/// and put one in. Calling them through the `AnyCasePath` itself, with no
+/// closure of ours around it, keeps a send one indirect call per level.
 struct CaseAccess<Root: CasePathable & Sendable, Value>: Sendable {
-    let extract: @Sendable (Root) -> Value?
-    let embed: @Sendable (Value) -> Root
+    let casePath: AnyCasePath<Root, Value>
 
     init(_ keyPath: ActionCase<Root, Value>) {
-        let casePath = Root.allCasePaths[keyPath: keyPath]
-        self.extract = { casePath.extract(from: $0) }
-        self.embed = { casePath.embed($0) }
+        casePath = Root.allCasePaths[keyPath: keyPath]
+    }
+
+    func extract(_ root: Root) -> Value? {
+        casePath.extract(from: root)
+    }
+
+    func embed(_ value: Value) -> Root {
+        casePath.embed(value)
     }
 }

@@ -147,7 +147,7 @@ public final class Store<State, Action: Sendable> {
         state keyPath: KeyPath<State, ChildState>,
         action: ActionCase<Action, ChildAction>
     ) -> Store<ChildState, ChildAction> where Action: CasePathable {
-        scope(state: keyPath, embed: CaseAccess(action).embed)
+        scope(state: keyPath, embed: CaseAccess(action).embed(_:))
     }
 
     /// A store for a presented child feature (``Reducer/presenting(_:action:child:)``),
@@ -168,7 +168,7 @@ public final class Store<State, Action: Sendable> {
         state keyPath: KeyPath<State, ChildState?>,
         action: ActionCase<Action, PresentationAction<ChildAction>>
     ) -> Store<ChildState, ChildAction>? where Action: CasePathable {
-        let embed = CaseAccess(action).embed
+        let embed = CaseAccess(action).embed(_:)
         return scope(state: keyPath, embed: { embed(.presented($0)) })
     }
 
@@ -179,7 +179,7 @@ public final class Store<State, Action: Sendable> {
         state keyPath: KeyPath<State, ChildState?>,
         action: ActionCase<Action, ChildAction>
     ) -> Store<ChildState, ChildAction>? where Action: CasePathable {
-        scope(state: keyPath, embed: CaseAccess(action).embed)
+        scope(state: keyPath, embed: CaseAccess(action).embed(_:))
     }
 
     /// A store for each element of a collection of child features (``ForEachReducer``).
@@ -191,7 +191,7 @@ public final class Store<State, Action: Sendable> {
         forEach keyPath: KeyPath<State, [Element]>,
         action: ActionCase<Action, IdentifiedAction<Element.ID, ChildAction>>
     ) -> [Store<Element, ChildAction>] where Element.ID: Sendable, Action: CasePathable {
-        let embed = CaseAccess(action).embed
+        let embed = CaseAccess(action).embed(_:)
         return scope(forEach: keyPath) { id, action in embed(.element(id: id, action: action)) }
     }
 
@@ -201,7 +201,7 @@ public final class Store<State, Action: Sendable> {
         forEach keyPath: KeyPath<State, [Element]>,
         action: ActionCase<Action, StackAction<Element.ID, ChildAction>>
     ) -> [Store<Element, ChildAction>] where Element.ID: Sendable, Action: CasePathable {
-        let embed = CaseAccess(action).embed
+        let embed = CaseAccess(action).embed(_:)
         return scope(forEach: keyPath) { id, action in embed(.element(id: id, action: action)) }
     }
 
