@@ -1,7 +1,7 @@
 import BaselineStore
 import Foundation
 
-/// Seed 001's to-do list as a feature: the list, the selection, the new
+/// The to-do list as a feature: the list, the selection, the new
 /// item's text, the item edited in place (a presented ``TodoEditor``), and
 /// the deletion waiting for confirmation (a presented ``TodoDeletion``).
 ///
@@ -34,8 +34,8 @@ public struct TodoList: Reducer {
         public var todos: [Todo]
         /// Whether the first result has arrived.
         public var isLoaded: Bool
-        /// The selected item's id, bound (``selectedTodo`` is nil while it is not listed).
-        public var selectedID: Int64?
+        /// The selected item (bound); ``selectedTodo`` is nil while it is not listed.
+        public var selection: ListSelection<Int64>
         /// What to tell the user about the last refused action; `nil` otherwise.
         public var errorMessage: String?
         /// The text of the item about to be added, bound.
@@ -57,7 +57,7 @@ public struct TodoList: Reducer {
         ) {
             self.todos = todos
             self.isLoaded = isLoaded
-            self.selectedID = selectedID
+            self.selection = ListSelection(selectedID)
             self.errorMessage = errorMessage
             self.draft = draft
             self.editor = editor
@@ -71,12 +71,18 @@ public struct TodoList: Reducer {
 
         /// The selected item's position in ``todos``.
         public var selectedIndex: Int? {
-            guard let selectedID else { return nil }
-            return todos.firstIndex { $0.id == selectedID }
+            selection.index(in: todos)
+        }
+
+        /// The selected item's id (bound).
+        public var selectedID: Int64? {
+            get { selection.id }
+            set { selection.id = newValue }
         }
     }
 
     /// What the to-do screen can do.
+    @CasePathable
     public enum Action: BindableAction, Equatable, Sendable {
         /// A bound field changed: the draft or the selection (other fields
         /// change through their own actions).
@@ -86,7 +92,7 @@ public struct TodoList: Reducer {
         /// The database's list now.
         case todosChanged([Todo])
         /// Moves the selection by rows (negative is up), stopping at the
-        /// ends; see ``ListSelection``.
+        /// ends; see ``ListSelection/move(by:in:)-(_,[Item])``.
         case moveSelection(by: Int)
         /// Adds the draft as a new item.
         case submitDraft
@@ -113,22 +119,112 @@ public struct TodoList: Reducer {
         self.repository = repository
     }
 
-    /// Runs the presented editor and confirmation, then the list's own logic.
-    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        Core(repository: repository)
-            .presenting(
-                \.editor,
-                action: \.editor
-            ) {
-                TodoEditor()
+    /// The save of one item: a newer one cancels an older one still running.
+    struct EditSave: Hashable, Sendable { let id: Int64 }
+
+    /// The bindings, the list's own logic, and the presented editor and confirmation.
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
+    switch action {
+        case .binding:
+            return .none
+
+        case .observe:
+            return .run(name: "observe the to-dos") { [repository] send in
+                for try await todos in repository.observeAll() {
+                    await send(.todosChanged(todos))
+                }
+            } catch: { error, send in
+                if let message = TodoList.message(for: error, reading: true) { await send(.failed(message)) }
             }
-            .presenting(
-                \.deletion,
-                action: \.deletion
-            ) {
-                TodoDeletion()
+
+        case let .todosChanged(todos):
+            state.todos = todos
+            state.isLoaded = true
+            // The selection is kept even when this list lacks it: an item
+            // just added is selected before the list that holds it arrives
+            // (ids are never reused, so a deleted item's id selects nothing).
+            if let editing = state.editor?.id, !todos.contains(where: { $0.id == editing }) {
+                // Deleted elsewhere while edited: nothing left to save into.
+                state.editor = nil
             }
-            .reduce(into: &state, action: action)
+            return .none
+
+        case let .moveSelection(offset):
+            let todos = state.todos
+            state.selection.move(by: offset, in: todos)
+            return .none
+
+        case .submitDraft:
+            state.errorMessage = nil
+            return .run(name: "add a to-do") { [text = state.draft, repository] send in
+                let todo = try await repository.add(text)
+                await send(.draftAdded(todo, text: text))
+            } catch: { error, send in
+                if let message = TodoList.message(for: error) { await send(.failed(message)) }
+            }
+
+        case let .draftAdded(todo, text):
+            // Cleared only if unchanged meanwhile: typing goes on during the write.
+            if state.draft == text { state.draft = "" }
+            state.selectedID = todo.id
+            return .none
+
+        case let .failed(message):
+            state.errorMessage = message
+            return .none
+
+        case let .editTapped(id):
+            guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
+            state.selectedID = id
+            state.editor = TodoEditor.State(id: id, text: todo.text)
+            state.errorMessage = nil
+            return .none
+
+        case let .deleteTapped(id):
+            guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
+            state.deletion = TodoDeletion.State(todo: todo)
+            return .none
+
+        case .editor(.presented(.saveTapped)):
+            guard let editor = state.editor else { return .none }
+            state.errorMessage = nil
+            // Run here, not in the editor: dismissing it must not undo the save.
+            return .run(name: "save to-do #\(editor.id)") { [repository] send in
+                _ = try await repository.edit(id: editor.id, text: editor.text)
+                await send(.editSaved(id: editor.id, text: editor.text))
+            } catch: { error, send in
+                if let message = TodoList.message(for: error) { await send(.failed(message)) }
+            }
+            .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
+
+        case let .editSaved(id, text):
+            // Text typed while the save ran stays, to be saved again.
+            if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
+            return .none
+
+        case .editor:
+            return .none
+
+        case .deletion(.presented(.confirmTapped)):
+            guard let id = state.deletion?.id else { return .none }
+            state.deletion = nil
+            state.errorMessage = nil
+            // The row below takes the selection, as lists do.
+            state.selection.removing(id, from: state.todos)
+            return .run(name: "delete to-do #\(id)") { [repository] _ in
+                try await repository.delete(id: id)
+            } catch: { error, send in
+                if let message = TodoList.message(for: error) { await send(.failed(message)) }
+            }
+
+        case .deletion(.dismiss):
+            return .none
+        }
+        }
+        .presenting(\.editor, action: \.editor) { TodoEditor() }
+        .presenting(\.deletion, action: \.deletion) { TodoDeletion() }
     }
 
     /// The message a refused change (or, `reading`, a failed read) shows;
@@ -139,118 +235,6 @@ public struct TodoList: Reducer {
         case is CancellationError: nil
         default:
             ErrorMessage.line(reading ? "The to-do list could not be read" : "The to-do list could not be saved", error)
-        }
-    }
-
-    /// The list's own logic, with the presented features' states as plain fields.
-    struct Core: Reducer {
-        let repository: TodoRepository
-
-        /// The save of one item: a newer one cancels an older one still running.
-        struct EditSave: Hashable, Sendable { let id: Int64 }
-
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
-            switch action {
-            case .binding:
-                return BindingReducer().reduce(into: &state, action: action)
-
-            case .observe:
-                return .run(name: "observe the to-dos") { [repository] send in
-                    for try await todos in repository.observeAll() {
-                        await send(.todosChanged(todos))
-                    }
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error, reading: true) { await send(.failed(message)) }
-                }
-
-            case let .todosChanged(todos):
-                state.todos = todos
-                state.isLoaded = true
-                // The selection is kept even when this list lacks it: an item
-                // just added is selected before the list that holds it arrives
-                // (ids are never reused, so a deleted item's id selects nothing).
-                if let editing = state.editor?.id, !todos.contains(where: { $0.id == editing }) {
-                    // Deleted elsewhere while edited: nothing left to save into.
-                    state.editor = nil
-                }
-                return .none
-
-            case let .moveSelection(offset):
-                let todos = state.todos
-                if let index = ListSelection.index(movingFrom: state.selectedIndex, by: offset, count: todos.count) {
-                    state.selectedID = todos[index].id
-                }
-                return .none
-
-            case .submitDraft:
-                state.errorMessage = nil
-                return .run(name: "add a to-do") { [text = state.draft, repository] send in
-                    let todo = try await repository.add(text)
-                    await send(.draftAdded(todo, text: text))
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                }
-
-            case let .draftAdded(todo, text):
-                // Cleared only if unchanged meanwhile: typing goes on during the write.
-                if state.draft == text { state.draft = "" }
-                state.selectedID = todo.id
-                return .none
-
-            case let .failed(message):
-                state.errorMessage = message
-                return .none
-
-            case let .editTapped(id):
-                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
-                state.selectedID = id
-                state.editor = TodoEditor.State(id: id, text: todo.text)
-                state.errorMessage = nil
-                return .none
-
-            case let .deleteTapped(id):
-                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
-                state.deletion = TodoDeletion.State(todo: todo)
-                return .none
-
-            case .editor(.presented(.saveTapped)):
-                guard let editor = state.editor else { return .none }
-                state.errorMessage = nil
-                // Run here, not in the editor: dismissing it must not undo the save.
-                return .run(name: "save to-do #\(editor.id)") { [repository] send in
-                    _ = try await repository.edit(id: editor.id, text: editor.text)
-                    await send(.editSaved(id: editor.id, text: editor.text))
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                }
-                .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
-
-            case let .editSaved(id, text):
-                // Text typed while the save ran stays, to be saved again.
-                if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
-                return .none
-
-            case .editor:
-                return .none
-
-            case .deletion(.presented(.confirmTapped)):
-                guard let id = state.deletion?.id else { return .none }
-                state.deletion = nil
-                state.errorMessage = nil
-                // The row below takes the selection, as lists do.
-                if state.selectedID == id, let index = state.selectedIndex {
-                    let neighbour = index + 1 < state.todos.count ? index + 1 : index - 1
-                    state.selectedID = neighbour >= 0 ? state.todos[neighbour].id : nil
-                }
-                return .run(name: "delete to-do #\(id)") { [repository] _ in
-                    try await repository.delete(id: id)
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                }
-
-            case .deletion(.dismiss):
-                return .none
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BaselineHTTP
 import BaselineImages
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 
@@ -30,8 +31,8 @@ struct CatalogCommand: AsyncParsableCommand {
     static func show(baseURL: URL, count: Int, images: ImageOptions, persistentCache: Bool) async throws {
         let client = HTTPClient(baseURL: baseURL)
         let pipeline = ImageOptions.pipeline(client: client, persistentCache: persistentCache)
-        let catalog = PhotoCatalog(source: .live(client: client), count: count)
-        await catalog.updateItems()
+        let catalog = Store(initialState: PhotoCatalog.State()) { PhotoCatalog(source: .live(client: client), count: count) }
+        await catalog.send(.updateItems).finish()
         if let error = catalog.errorMessage {
             printError(error)
             throw ExitCode.failure
