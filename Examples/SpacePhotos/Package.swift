@@ -36,8 +36,6 @@ let package = Package(
         .target(
             name: "SpacePhotosCore",
             dependencies: [
-                .product(name: "BaselineCombine", package: "Baseline"),
-                .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),

@@ -54,7 +54,7 @@ struct AppFeatureTests {
         await store.receive(.sessionChecked(.signedIn(member))) {
             $0.screen = .main
             $0.sessionNumber = 1
-            $0.profile = ProfileFeature.State(id: 1, member: member)
+            $0.profile = ProfileFeature.State(id: 1)
         }
         await store.finish()
     }
@@ -87,7 +87,7 @@ struct AppFeatureTests {
         await store.receive(.sessionChecked(.signedIn(member))) {
             $0.screen = .main
             $0.sessionNumber = 1
-            $0.profile = ProfileFeature.State(id: 1, member: member)
+            $0.profile = ProfileFeature.State(id: 1)
         }
         await store.finish()
         #expect(logOuts.current == 0, "an unreachable server is no reason to forget the session")
@@ -111,7 +111,9 @@ struct AppFeatureTests {
         await store.send(.start)
         await store.receive(.sessionChecked(.failed(ErrorMessage.line(for: failure))))
         guard
-            case .unavailable("The server could not check your session (\(ErrorMessage.line(for: failure))). Retry in a moment.") =
+            case .unavailable(
+                "The server could not check your session (\(ErrorMessage.line(for: failure))). Retry in a moment."
+            ) =
                 store.state.screen
         else {
             Issue.record("expected the unavailable screen, got \(store.state.screen)")

@@ -20,7 +20,9 @@ struct AppStoreTests {
     }
 
     /// The presented login screen's store, as a screen gets it.
-    func loginStore(_ app: Store<AppFeature.State, AppFeature.Action>) throws -> Store<
+    func loginStore(
+        _ app: Store<AppFeature.State, AppFeature.Action>
+    ) throws -> Store<
         LoginFeature.State, LoginFeature.Action
     > {
         let login = app.scope(state: \.login, action: \.login)

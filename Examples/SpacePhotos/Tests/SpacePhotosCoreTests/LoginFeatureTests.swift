@@ -51,7 +51,7 @@ struct LoginFeatureTests {
         }
     }
 
-    // The seed's tests: one message per kind of failure.
+    // One message per kind of failure.
 
     @Test(arguments: [
         (LoginError.invalidCredentials as any Error, LoginErrorMessage.invalidCredentials),

@@ -4,8 +4,9 @@ import BaselineStore
 import BaselineTesting
 import Foundation
 import SpacePhotosCore
-@testable import spacephotos
 import Testing
+
+@testable import spacephotos
 
 @MainActor
 @Suite("Profile", .timeLimit(.minutes(1)))

@@ -219,8 +219,8 @@ public struct AppFeature: Reducer {
             }
             .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
 
-        case let .sessionChecked(.signedIn(member)):
-            enterMain(&state, member: member)
+        case .sessionChecked(.signedIn):
+            enterMain(&state)
             return .none
 
         case .sessionChecked(.signedOut):
@@ -264,7 +264,7 @@ public struct AppFeature: Reducer {
             // logged in, and that is its only dismissal. One that arrives
             // while it is not presented means nothing.
             guard state.login != nil else { return .none }
-            enterMain(&state, member: nil)
+            enterMain(&state)
             return .none
 
         case .quitTapped:
@@ -292,12 +292,12 @@ public struct AppFeature: Reducer {
         state.screen = .login
     }
 
-    private func enterMain(_ state: inout State, member: User?) {
+    private func enterMain(_ state: inout State) {
         state.login = nil
         state.logOutErrorMessage = nil
         state.tab = .photos
         state.sessionNumber += 1
-        state.profile = ProfileFeature.State(id: state.sessionNumber, member: member)
+        state.profile = ProfileFeature.State(id: state.sessionNumber)
         state.screen = .main
     }
 }

@@ -22,8 +22,10 @@ public struct PhotoBrowser: Reducer {
         public var selection: ListSelection<SpacePhoto.ID>
 
         /// An empty tab, with nothing selected until the first list arrives.
-        public init(catalog: PhotoCatalog.State = PhotoCatalog.State(), selection: ListSelection<SpacePhoto.ID> = .init())
-        {
+        public init(
+            catalog: PhotoCatalog.State = PhotoCatalog.State(),
+            selection: ListSelection<SpacePhoto.ID> = .init()
+        ) {
             self.catalog = catalog
             self.selection = selection
         }

@@ -89,10 +89,10 @@ public enum SessionCheck: Equatable, Sendable {
     ) async -> SessionCheck {
         do {
             return try await restore().map(SessionCheck.signedIn) ?? .signedOut
-        } catch where isRefusal(error) {
+        } catch  where isRefusal(error) {
             try? await forget()
             return .ended
-        } catch where isUnreachable(error) {
+        } catch  where isUnreachable(error) {
             return .offline(reason: reason(error))
         } catch {
             return .failed(ErrorMessage.line(for: error))

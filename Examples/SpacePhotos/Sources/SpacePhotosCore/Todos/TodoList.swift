@@ -126,102 +126,102 @@ public struct TodoList: Reducer {
     public var body: some Reducer<State, Action> {
         BindingReducer(action: \.binding)
         Reduce { state, action in
-    switch action {
-        case .binding:
-            return .none
+            switch action {
+            case .binding:
+                return .none
 
-        case .observe:
-            return .run(name: "observe the to-dos") { [repository] send in
-                for try await todos in repository.observeAll() {
-                    await send(.todosChanged(todos))
+            case .observe:
+                return .run(name: "observe the to-dos") { [repository] send in
+                    for try await todos in repository.observeAll() {
+                        await send(.todosChanged(todos))
+                    }
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error, reading: true) { await send(.failed(message)) }
                 }
-            } catch: { error, send in
-                if let message = TodoList.message(for: error, reading: true) { await send(.failed(message)) }
+
+            case let .todosChanged(todos):
+                state.todos = todos
+                state.isLoaded = true
+                // The selection is kept even when this list lacks it: an item
+                // just added is selected before the list that holds it arrives
+                // (ids are never reused, so a deleted item's id selects nothing).
+                if let editing = state.editor?.id, !todos.contains(where: { $0.id == editing }) {
+                    // Deleted elsewhere while edited: nothing left to save into.
+                    state.editor = nil
+                }
+                return .none
+
+            case let .moveSelection(offset):
+                let todos = state.todos
+                state.selection.move(by: offset, in: todos)
+                return .none
+
+            case .submitDraft:
+                state.errorMessage = nil
+                return .run(name: "add a to-do") { [text = state.draft, repository] send in
+                    let todo = try await repository.add(text)
+                    await send(.draftAdded(todo, text: text))
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+
+            case let .draftAdded(todo, text):
+                // Cleared only if unchanged meanwhile: typing goes on during the write.
+                if state.draft == text { state.draft = "" }
+                state.selectedID = todo.id
+                return .none
+
+            case let .failed(message):
+                state.errorMessage = message
+                return .none
+
+            case let .editTapped(id):
+                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
+                state.selectedID = id
+                state.editor = TodoEditor.State(id: id, text: todo.text)
+                state.errorMessage = nil
+                return .none
+
+            case let .deleteTapped(id):
+                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
+                state.deletion = TodoDeletion.State(todo: todo)
+                return .none
+
+            case .editor(.presented(.saveTapped)):
+                guard let editor = state.editor else { return .none }
+                state.errorMessage = nil
+                // Run here, not in the editor: dismissing it must not undo the save.
+                return .run(name: "save to-do #\(editor.id)") { [repository] send in
+                    _ = try await repository.edit(id: editor.id, text: editor.text)
+                    await send(.editSaved(id: editor.id, text: editor.text))
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+                .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
+
+            case let .editSaved(id, text):
+                // Text typed while the save ran stays, to be saved again.
+                if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
+                return .none
+
+            case .editor:
+                return .none
+
+            case .deletion(.presented(.confirmTapped)):
+                guard let id = state.deletion?.id else { return .none }
+                state.deletion = nil
+                state.errorMessage = nil
+                // The row below takes the selection, as lists do.
+                state.selection.removing(id, from: state.todos)
+                return .run(name: "delete to-do #\(id)") { [repository] _ in
+                    try await repository.delete(id: id)
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+
+            case .deletion(.dismiss):
+                return .none
             }
-
-        case let .todosChanged(todos):
-            state.todos = todos
-            state.isLoaded = true
-            // The selection is kept even when this list lacks it: an item
-            // just added is selected before the list that holds it arrives
-            // (ids are never reused, so a deleted item's id selects nothing).
-            if let editing = state.editor?.id, !todos.contains(where: { $0.id == editing }) {
-                // Deleted elsewhere while edited: nothing left to save into.
-                state.editor = nil
-            }
-            return .none
-
-        case let .moveSelection(offset):
-            let todos = state.todos
-            state.selection.move(by: offset, in: todos)
-            return .none
-
-        case .submitDraft:
-            state.errorMessage = nil
-            return .run(name: "add a to-do") { [text = state.draft, repository] send in
-                let todo = try await repository.add(text)
-                await send(.draftAdded(todo, text: text))
-            } catch: { error, send in
-                if let message = TodoList.message(for: error) { await send(.failed(message)) }
-            }
-
-        case let .draftAdded(todo, text):
-            // Cleared only if unchanged meanwhile: typing goes on during the write.
-            if state.draft == text { state.draft = "" }
-            state.selectedID = todo.id
-            return .none
-
-        case let .failed(message):
-            state.errorMessage = message
-            return .none
-
-        case let .editTapped(id):
-            guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
-            state.selectedID = id
-            state.editor = TodoEditor.State(id: id, text: todo.text)
-            state.errorMessage = nil
-            return .none
-
-        case let .deleteTapped(id):
-            guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
-            state.deletion = TodoDeletion.State(todo: todo)
-            return .none
-
-        case .editor(.presented(.saveTapped)):
-            guard let editor = state.editor else { return .none }
-            state.errorMessage = nil
-            // Run here, not in the editor: dismissing it must not undo the save.
-            return .run(name: "save to-do #\(editor.id)") { [repository] send in
-                _ = try await repository.edit(id: editor.id, text: editor.text)
-                await send(.editSaved(id: editor.id, text: editor.text))
-            } catch: { error, send in
-                if let message = TodoList.message(for: error) { await send(.failed(message)) }
-            }
-            .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
-
-        case let .editSaved(id, text):
-            // Text typed while the save ran stays, to be saved again.
-            if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
-            return .none
-
-        case .editor:
-            return .none
-
-        case .deletion(.presented(.confirmTapped)):
-            guard let id = state.deletion?.id else { return .none }
-            state.deletion = nil
-            state.errorMessage = nil
-            // The row below takes the selection, as lists do.
-            state.selection.removing(id, from: state.todos)
-            return .run(name: "delete to-do #\(id)") { [repository] _ in
-                try await repository.delete(id: id)
-            } catch: { error, send in
-                if let message = TodoList.message(for: error) { await send(.failed(message)) }
-            }
-
-        case .deletion(.dismiss):
-            return .none
-        }
         }
         .presenting(\.editor, action: \.editor) { TodoEditor() }
         .presenting(\.deletion, action: \.deletion) { TodoDeletion() }

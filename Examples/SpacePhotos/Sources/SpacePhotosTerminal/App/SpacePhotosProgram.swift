@@ -75,7 +75,11 @@ public final class SpacePhotosProgram: TerminalProgram {
         }
         let bounds = frame.buffer.bounds
         let screen = self.screen
-        screen.draw(into: &frame, in: Rect(x: 0, y: 0, width: bounds.width, height: bounds.height - 2), tick: context.tick)
+        screen.draw(
+            into: &frame,
+            in: Rect(x: 0, y: 0, width: bounds.width, height: bounds.height - 2),
+            tick: context.tick
+        )
         if let notice = ui.notice {
             frame.buffer.write(notice, at: 1, bounds.height - 2, style: Theme.notice, maxWidth: bounds.width - 2)
         } else if let error = screen.statusMessage {

@@ -34,7 +34,11 @@ struct MainScreen: Screen {
         case .counter:
             return CounterScreen(store: store.scope(state: \.counter, action: \.counter), actions: actions)
         case .profile:
-            return ProfileScreen(app: store, profile: store.scope(state: \.profile, action: \.profile), actions: actions)
+            return ProfileScreen(
+                app: store,
+                profile: store.scope(state: \.profile, action: \.profile),
+                actions: actions
+            )
         }
     }
 

@@ -164,7 +164,12 @@ struct PhotosScreen: Screen {
             let spinner = frame.spinner(at: tick)
             frame.buffer.drawButton("Saving… \(spinner)", at: textRect.x, buttonRow, enabled: false)
         } else {
-            frame.buffer.drawButton(saved.state.isSaved(photo) ? "Unsave" : "Save", at: textRect.x, buttonRow, enabled: true)
+            frame.buffer.drawButton(
+                saved.state.isSaved(photo) ? "Unsave" : "Save",
+                at: textRect.x,
+                buttonRow,
+                enabled: true
+            )
         }
     }
 

@@ -9,7 +9,7 @@ struct SavedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "saved",
         abstract:
-            "The saved photos (seed 004's Saved tab), kept with their images in a database under your data directory.",
+            "The saved photos (the app's Saved tab), kept with their images in a database under your data directory.",
         subcommands: [List.self, Add.self, Remove.self],
         defaultSubcommand: List.self
     )

@@ -37,10 +37,10 @@ struct CatalogDemo {
         let live = PhotoSource.live(client: client)
         let slow = PhotoSource.live(client: client, serverOptions: [URLQueryItem(name: "delay", value: "3000")])
         let source = PhotoSource(
-                randomDates: { count in
-                    loads.withLock { $0 += 1 }
-                    return try await live.randomDates(count)
-                },
+            randomDates: { count in
+                loads.withLock { $0 += 1 }
+                return try await live.randomDates(count)
+            },
             photo: { date in
                 try await (loads.current == 1 ? slow : live).photo(date)
             }

@@ -37,7 +37,9 @@ struct LoginDemo {
         narrator.result("Logged in; the login screen dismissed itself and the main screen shows.")
         let tokenFile = tokens.idTokenFile
         let mode = try FileManager.default.attributesOfItem(atPath: tokenFile.path)[.posixPermissions] as? NSNumber
-        narrator.result("Token stored at \(tokenFile.lastPathComponent), mode \(String(mode?.intValue ?? 0, radix: 8)).")
+        narrator.result(
+            "Token stored at \(tokenFile.lastPathComponent), mode \(String(mode?.intValue ?? 0, radix: 8))."
+        )
 
         narrator.section("Member profile")
         let member = try await session.member()
