@@ -80,7 +80,6 @@ struct CatalogDemo {
         let repository = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
         let saved = Store(initialState: SavedPhotos.State()) { SavedPhotos(repository: repository, pipeline: pipeline) }
         let observation = saved.send(.observe)  // the Saved tab's `.task`
-        defer { observation.cancel() }
         let saving = saved.send(.toggleSave(photo))
         narrator.step("Saving “\(photo.title)”… button disabled: \(saved.state.isSaving(photo))")
         await saving.finish()
@@ -94,6 +93,9 @@ struct CatalogDemo {
         await saved.send(.toggleSave(photo)).finish()
         try await waitUntil(saved) { !$0.state.isSaved(photo) }
         narrator.result("After unsaving \(photo.day): " + saved.photos.map(\.photo.day).joined(separator: ", "))
+        // The Saved tab goes, and its observation with it.
+        observation.cancel()
+        await observation.finish()
     }
 
 }
