@@ -23,6 +23,7 @@ public struct TodoEditor: Reducer {
     }
 
     /// What the editor can do.
+    @CasePathable
     public enum Action: BindableAction, Equatable, Sendable {
         /// The text changed.
         case binding(BindingAction<State>)
@@ -34,12 +35,7 @@ public struct TodoEditor: Reducer {
     public init() {}
 
     /// Applies the text's binding; the save is the list's to run.
-    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .binding:
-            BindingReducer().reduce(into: &state, action: action)
-        case .saveTapped:
-            .none
-        }
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
     }
 }
