@@ -46,7 +46,9 @@ enum StoreBenchmarks {
     }
 
     /// One level of nesting: a parent whose only state and action are its child's.
-    struct Wrap<Child: Reducer>: Reducer where Child.State: Sendable {
+    /// `Child` is `Sendable` because the case paths of `Action` (which
+    /// `@CasePathable` writes) capture its type.
+    struct Wrap<Child: Reducer & Sendable>: Reducer where Child.State: Sendable {
         struct State: Sendable { var inner: Child.State }
         @CasePathable
         enum Action: Sendable { case inner(Child.Action) }
