@@ -209,12 +209,15 @@ struct ReducerBodyTests {
     final class Builds {
         var parent = 0
         var child = 0
+
+        func parentBuilt() { parent += 1 }
+        func childBuilt() { child += 1 }
     }
 
     struct Child: Reducer {
         let builds: Builds
         var body: some Reducer<Int, CounterFeature.Action> {
-            let _ = builds.child += 1
+            let _ = builds.childBuilt()
             Reduce { count, action in
                 if action == .increment { count += 1 }
                 return .none
@@ -232,7 +235,7 @@ struct ReducerBodyTests {
 
         let builds: Builds
         var body: some Reducer<State, Action> {
-            let _ = builds.parent += 1
+            let _ = builds.parentBuilt()
             Scope(state: \.child, action: \.child) { Child(builds: builds) }
             Reduce { state, action in
                 if case let .note(text) = action { state.log.append(text) }
