@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.4.0"),
@@ -110,6 +111,8 @@ let package = Package(
             name: "BaselineStore",
             dependencies: [
                 "BaselineConcurrency",
+                // Enum cases by key path (`@CasePathable`, `CaseKeyPath`).
+                .product(name: "CasePaths", package: "swift-case-paths"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 //
-// The SpacePhotos example app: the five seed systems rebuilt on Baseline,
-// against a real local HTTP server. This package, not Baseline's root, carries
+// The SpacePhotos example app: a login, an HTTP tour, a to-do list, a fact
+// counter and a space photo catalog on Baseline, against a real local HTTP server. This package, not Baseline's root, carries
 // the server stack (Hummingbird), so apps using Baseline never build it.
 
 import PackageDescription
@@ -31,12 +31,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
-        // Features and view models: what an iOS or macOS app target would hold.
+        // The app's features (one store) and their clients: what an iOS or
+        // macOS app target would hold.
         .target(
             name: "SpacePhotosCore",
             dependencies: [
-                .product(name: "BaselineCombine", package: "Baseline"),
-                .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
@@ -59,8 +58,8 @@ let package = Package(
         // wcwidth and the crash-signal handler that restores the terminal:
         // the two pieces Swift cannot write itself.
         .target(name: "CTerminalSupport"),
-        // The app's screens: pure functions of the view models' state, and the
-        // keys that call into those models. Also images drawn in half blocks.
+        // The app's screens: pure functions of the store's state, and the
+        // keys that send it actions. Also images drawn in half blocks.
         .target(
             name: "SpacePhotosTerminal",
             dependencies: [
@@ -106,6 +105,8 @@ let package = Package(
                 "SpacePhotosTerminal",
                 "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The Combine-style API client the demo bridges to async.
+                .product(name: "BaselineCombine", package: "Baseline"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineImages", package: "Baseline"),
@@ -113,6 +114,7 @@ let package = Package(
                 .product(name: "BaselineStore", package: "Baseline"),
                 // RecordingMiddleware, which the demo uses to show coalescing.
                 .product(name: "BaselineTesting", package: "Baseline"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -120,6 +122,8 @@ let package = Package(
             name: "SpacePhotosCoreTests",
             dependencies: [
                 "SpacePhotosCore",
+                // The demo's bridges (AuthService, IDTokenStore, APIClient).
+                "spacephotos",
                 "SpacePhotosTerminal",
                 "TerminalUI",
                 .product(name: "BaselineImages", package: "Baseline"),
@@ -174,6 +178,8 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 "SpacePhotosCore",
                 "SpacePhotosServer",
+                // The demo's bridges (LegacyAuthAPI, AuthService, APIClient).
+                "spacephotos",
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineImages", package: "Baseline"),

@@ -1,5 +1,6 @@
-// The login flow of seed 000, from a completion-handler API to a tested view
-// model: the code of the article "The Login Flow, Step by Step".
+// A login flow taken from a completion-handler API to a tested view model
+// (after the talk "Building iOS apps in the Swift Concurrency era"): the
+// code of the article "The Login Flow, Step by Step".
 
 // snippet.hide
 import BaselineConcurrency

@@ -17,11 +17,13 @@ let pipeline = ImagePipeline(
 let url = URL(string: "/photos/42.jpg")!
 let image = try await pipeline.image(for: url)
 print(image.width, image.height, image.pixel(x: 0, y: 0))  // RGBA, upright
+// One request value carries the size, processors, priority and cache policy.
+let thumbnail = try await pipeline.image(for: ImageRequest(url, size: 300))  // a JPEG decoded at 1/8 scale
 
-// 3. The next images, fetched at low priority before they are needed.
-pipeline.prefetch((43...50).map { URL(string: "/photos/\($0).jpg")! })
+// 3. The next rows' thumbnails, fetched at low priority before they are needed.
+pipeline.prefetch((43...50).map { ImageRequest(URL(string: "/photos/\($0).jpg")!, size: 300) })
 
 // 4. For a view: a loader whose phase is .empty, .success(image) or .failure(error).
 let loader = ImageLoader(pipeline: pipeline)
 await loader.load(url)
-if case let .success(shown) = loader.phase { print(shown == image) }
+if case let .success(shown) = loader.phase { print(shown == image, thumbnail.width <= 300) }

@@ -8,6 +8,8 @@ import Foundation
 
 let client = HTTPClient(baseURL: URL(string: "https://photos.example")!)
 let photoURLs = (1...60).map { URL(string: "/photos/\($0).jpg")! }
+// Each row shows its photo 300 pixels wide.
+let rows = photoURLs.map { ImageRequest($0, size: 300) }
 
 // snippet.show
 // snippet.configure
@@ -25,25 +27,39 @@ let pipeline = ImagePipeline(client: client, configuration: configuration)
 
 // snippet.cached
 // What a cell shows at once, before any await: the image if memory has it.
-if let image = pipeline.cachedImage(for: photoURLs[0]) {
+if let image = pipeline.cachedImage(for: rows[0]) {
     print("no placeholder needed: \(image.width)×\(image.height)")
 }
 // snippet.end
 
 // snippet.prefetch
-// Rows about to appear: fetched at low priority into the caches. A later
-// image(for:) joins the work in flight at its own priority.
-pipeline.prefetch(Array(photoURLs[8..<16]))
+// Rows about to appear: fetched at low priority into the caches, at the
+// size the rows will ask for. A later image(for:) of the same request joins
+// the work in flight at its own priority.
+pipeline.prefetch(Array(rows[8..<16]))
 
 // The user scrolled the other way: stop what nobody waits for.
-pipeline.cancelPrefetching(Array(photoURLs[12..<16]))
+pipeline.cancelPrefetching(Array(rows[12..<16]))
+// snippet.end
+
+// snippet.policy
+// Pull to refresh: the server's current image; the caches' copies are replaced.
+let fresh = try await pipeline.image(for: ImageRequest(photoURLs[0], cachePolicy: .reloadIgnoringCachedData))
+
+// Offline: what memory or disk holds, or ImageError.notCached without a request.
+do {
+    let cached = try await pipeline.image(for: ImageRequest(photoURLs[1], cachePolicy: .returnCacheDataDontLoad))
+    print(cached.width, fresh.width)
+} catch ImageError.notCached {
+    print("not seen before: show a placeholder until the network is back")
+}
 // snippet.end
 
 // snippet.coalesce
 // Twenty cells asking for one URL at once: one download, one decode.
 try await withThrowingTaskGroup(of: DecodedImage.self) { group in
     for _ in 0..<20 {
-        group.addTask { try await pipeline.image(for: photoURLs[0]) }
+        group.addTask { try await pipeline.image(for: rows[0]) }
     }
     for try await _ in group {}
 }

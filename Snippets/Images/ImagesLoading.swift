@@ -30,13 +30,20 @@ do {
 // snippet.sizes
 // A list row shows 300 pixels: decode no more than that. An avatar: cropped
 // to a square and scaled once; the cache keeps the result.
-let thumbnail = try await pipeline.image(for: photoURL, maximumPixelSize: 300)
-let avatar = try await pipeline.image(
-    for: URL(string: "/members/7/photo.jpg")!,
-    maximumPixelSize: 128,
+let thumbnail = try await pipeline.image(for: ImageRequest(photoURL, size: 300))
+let avatarRequest = ImageRequest(
+    URL(string: "/members/7/photo.jpg")!,
+    size: 128,
     processors: [.cropToSquare, .resize(width: 64, height: 64)]
 )
+let avatar = try await pipeline.image(for: avatarRequest)
 print(thumbnail.width, avatar.width)
+// snippet.end
+
+// snippet.priority
+// The photo the user opened goes before every row still waiting to download.
+let hero = try await pipeline.image(for: ImageRequest(photoURL, priority: .high))
+print(hero.width)
 // snippet.end
 
 // snippet.original
@@ -62,4 +69,8 @@ func showPhoto(_ url: URL, with loader: ImageLoader) async {
 
 let loader = ImageLoader(pipeline: pipeline)
 await showPhoto(photoURL, with: loader)
+
+// A view that shows the photo 300 pixels wide asks for that size.
+await loader.load(ImageRequest(photoURL, size: 300))
+print(loader.request?.maximumPixelSize == 300, loader.phase.image?.width ?? 0)
 // snippet.end

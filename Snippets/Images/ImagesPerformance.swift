@@ -57,4 +57,17 @@ let thumbnails = all.map { image in
     image.resized(width: 64, height: max(1, 64 * image.height / max(image.width, 1)))
 }
 // snippet.end
+// snippet.prefetch-urls
+// Slow: the rows load 300-pixel thumbnails, but the prefetch asks for the
+// full images. Each is decoded whole into the memory cache (15 MiB for a
+// 2400×1600 photo), and the row shrinks it again.
+shared.prefetch(Array(urls[10..<20]))
+// snippet.end
+
+// snippet.prefetch-requests
+// Fast: one function makes a row's request, and the prefetch uses it too, so
+// the rows' loads are memory-cache hits on 240 kB thumbnails.
+func rowRequest(_ url: URL) -> ImageRequest { ImageRequest(url, size: 300) }
+shared.prefetch(urls[10..<20].map(rowRequest))
+// snippet.end
 _ = (screen, one, thumbnails)

@@ -48,51 +48,34 @@ struct Basket: Reducer {
         var total = 0
     }
 
+    @CasePathable
     enum Action: Equatable, Sendable {
-        case item(id: String, Quantity.Action)
+        case items(IdentifiedAction<String, Quantity.Action>)
         case giftMessage(NoteEditor.Action)
         case note(NoteEditor.Action)
         case editNote
         case closeNote
     }
 
-    // Each case-path closure picks the child's action out of the parent's.
-    var body: CombineReducers<State, Action> {
-        CombineReducers(
-            Scope(
-                state: \.giftMessage,
-                action: { if case let .giftMessage(action) = $0 { action } else { nil } },
-                embed: Action.giftMessage
-            ) { NoteEditor() },
-            ForEachReducer(
-                state: \.items,
-                action: { if case let .item(id, action) = $0 { (id, action) } else { nil } },
-                embed: Action.item
-            ) { Quantity() },
-            IfLet(
-                state: \.note,
-                action: { if case let .note(action) = $0 { action } else { nil } },
-                embed: Action.note
-            ) { NoteEditor() },
-            // The parent's own logic runs after the children's, so it sees
-            // their changes: here, to keep the total in step.
-            Reduce { state, action in
-                switch action {
-                case .editNote:
-                    state.note = state.note ?? NoteEditor.State()
-                case .closeNote:
-                    state.note = nil
-                case .item, .note, .giftMessage:
-                    break
-                }
-                state.total = state.items.reduce(0) { $0 + $1.count }
-                return .none
+    // One key path per child: where its state lives, and which case carries its actions.
+    var body: some Reducer<State, Action> {
+        Scope(state: \.giftMessage, action: \.giftMessage) { NoteEditor() }
+        ForEachReducer(state: \.items, action: \.items) { Quantity() }
+        IfLet(state: \.note, action: \.note) { NoteEditor() }
+        // The parent's own logic runs after the children's, so it sees
+        // their changes: here, to keep the total in step.
+        Reduce { state, action in
+            switch action {
+            case .editNote:
+                state.note = state.note ?? NoteEditor.State()
+            case .closeNote:
+                state.note = nil
+            case .items, .note, .giftMessage:
+                break
             }
-        )
-    }
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        body.reduce(into: &state, action: action)
+            state.total = state.items.reduce(0) { $0 + $1.count }
+            return .none
+        }
     }
 }
 // snippet.end
@@ -101,19 +84,19 @@ struct Basket: Reducer {
 let store = Store(initialState: Basket.State(items: [.init(id: "tea"), .init(id: "milk")])) { Basket() }
 
 // One store per row, each seeing only its own item.
-let rows = store.scope(forEach: \.items, action: Basket.Action.item)
+let rows = store.scope(forEach: \.items, action: \.items)
 rows[0].send(.increment)
 print(store.total)  // 3
 
 // A child that is always there.
-let gift = store.scope(state: \.giftMessage, action: Basket.Action.giftMessage)
+let gift = store.scope(state: \.giftMessage, action: \.giftMessage)
 gift.send(.textChanged("Happy birthday"))
 
 // A store for the sheet exists only while its state does.
 store.send(.editNote)
-if let note = store.scope(state: \.note, action: Basket.Action.note) {
+if let note = store.scope(state: \.note, action: \.note) {
     note.send(.textChanged("Ring twice"))
 }
 store.send(.closeNote)
-print(store.scope(state: \.note, action: Basket.Action.note) == nil)  // true
+print(store.scope(state: \.note, action: \.note) == nil)  // true
 // snippet.end

@@ -10,9 +10,9 @@ extension Publisher where Output: Sendable {
     /// The publisher's first value.
     ///
     /// Subscribes, resumes exactly once with the first value (or the failure),
-    /// and cancels the subscription when the calling task is cancelled —
-    /// seed 002's hand-written `withCheckedThrowingContinuation` wrapper, done
-    /// once and tested.
+    /// and cancels the subscription when the calling task is cancelled: the
+    /// `withCheckedThrowingContinuation` wrapper apps write by hand when they
+    /// move Combine code to async/await, written once and tested.
     ///
     /// ```swift
     /// let member = try await requestBuilder.executeWithIDToken().firstValue()

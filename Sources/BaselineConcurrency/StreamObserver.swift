@@ -1,7 +1,7 @@
 /// Consumes an async sequence in a task whose lifetime belongs to an owner.
 ///
-/// The answer to the seed's question about `BirdBrain` — "why is this actor
-/// alive, when does it die?" — is written into the type: the observer runs
+/// "Why is this object alive, and when does it stop?" is answered by the
+/// type: the observer runs
 /// from ``start()`` until ``stop()``, and when its owner releases it, it stops
 /// (its task is cancelled, which ends the iteration and releases the
 /// sequence). Nothing keeps it alive behind the owner's back: the task holds
@@ -23,8 +23,8 @@
 /// ```
 ///
 /// Hold the owner weakly in the handler (`[weak self]`), or the task keeps
-/// the owner alive and the owner keeps the task: the cycle the seed could
-/// not explain.
+/// the owner alive and the owner keeps the task: a cycle that outlives
+/// every screen.
 public final class StreamObserver: Sendable {
     private let body: @Sendable () async -> Void
     private let task = LockedValue<Task<Void, Never>?>(nil)

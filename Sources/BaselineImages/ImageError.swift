@@ -19,6 +19,10 @@ public enum ImageError: Error, Sendable, Equatable {
     /// The request failed for another reason (no connection, a timeout); a
     /// description of the underlying error.
     case transport(String)
+    /// The request allowed only cached images
+    /// (``ImageRequest/CachePolicy/returnCacheDataDontLoad``), and neither
+    /// the memory cache nor the disk cache held the image.
+    case notCached
 }
 
 extension ImageError: CustomStringConvertible {
@@ -31,6 +35,7 @@ extension ImageError: CustomStringConvertible {
         case let .corruptImage(reason): "Corrupt image: \(reason)"
         case let .tooLarge(reason): "Image too large: \(reason)"
         case let .transport(reason): "Could not load the image: \(reason)"
+        case .notCached: "The image is not cached, and the request does not allow loading it"
         }
     }
 }

@@ -52,7 +52,7 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
     private let reducer: any Reducer<State, Action>
     private let runner: EffectRunner<Action>
     private var received: [Action] = [] {
-        didSet { endOfTest.withLock { $0.unasserted = received.map { String(customDumping: $0) } } }
+        didSet { endOfTest.withLock { $0.unasserted = received.map { describe($0) } } }
     }
     /// What `deinit` (which cannot touch main-actor state) needs to judge the test's end.
     private let endOfTest = LockedValue<(exhaustive: Bool, unasserted: [String])>((true, []))
@@ -87,7 +87,7 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         withDependencies: (inout DependencyValues) -> Void = { _ in }
     ) where R.State == State, R.Action == Action {
         self.state = initialState
-        self.reducer = reducer()
+        self.reducer = reducer()._built()
         var dependencies = DependencyValues(context: .test)
         dependencies.reportUnimplemented = { message, fileID, filePath, line in
             reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: 1)
@@ -149,7 +149,7 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         let here = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         if exhaustivity == .on, !received.isEmpty {
             fail(
-                "Must handle \(received.count) received action(s) before sending \(String(customDumping: action)): \(received.map { String(customDumping: $0) }.joined(separator: ", "))",
+                "Must handle \(received.count) received action(s) before sending \(describe(action)): \(received.map { describe($0) }.joined(separator: ", "))",
                 at: here
             )
         }
@@ -182,7 +182,7 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
             }
             if let next = received.first, exhaustivity == .on {
                 fail(
-                    "Expected to receive \(String(customDumping: expected)), but received \(String(customDumping: next)):\n\(diff(expected, next) ?? "")",
+                    "Expected to receive \(describe(expected)), but received \(describe(next)): (− expected, + received)\n\(diff(expected, next, format: .proportional) ?? "")",
                     at: here
                 )
                 received.removeFirst()
@@ -190,14 +190,14 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
             }
             if runner.runningCount == 0 {
                 fail(
-                    "Expected to receive \(String(customDumping: expected)), but no effect is running that could send it.",
+                    "Expected to receive \(describe(expected)), but no effect is running that could send it.",
                     at: here
                 )
                 return
             }
             if Task.isCancelled {
                 fail(
-                    "Cancelled (a time limit?) while waiting to receive \(String(customDumping: expected)); received so far: \(received.map { String(customDumping: $0) })",
+                    "Cancelled (a time limit?) while waiting to receive \(describe(expected)); received so far: \(received.map { describe($0) })",
                     at: here
                 )
                 return
@@ -225,7 +225,7 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         }
         if exhaustivity == .on, !received.isEmpty {
             fail(
-                "Received actions not asserted: \(received.map { String(customDumping: $0) }.joined(separator: ", "))",
+                "Received actions not asserted: \(received.map { describe($0) }.joined(separator: ", "))",
                 at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
             )
             received.removeAll()
@@ -279,7 +279,7 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         if expected != state {
             let difference = diff(expected, state, format: .proportional).map { "\n\($0)" } ?? ""
             fail(
-                "State after \(verb) \(String(customDumping: action)) differs from the expected state: (− expected, + actual)\(difference)",
+                "State after \(verb) \(describe(action)) differs from the expected state: (− expected, + actual)\(difference)",
                 at: location
             )
         }
@@ -345,6 +345,21 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         var line: UInt
         var column: UInt
     }
+}
+
+/// An action as a failure message names it: on one line when it fits
+/// (`Documents.Action.sheet(.presented(.loaded("draft")))`), as CustomDump
+/// prints it otherwise.
+func describe(_ value: some Any) -> String {
+    let dump = String(customDumping: value)
+    guard dump.contains("\n") else { return dump }
+    var line = ""
+    for part in dump.split(separator: "\n") {
+        let trimmed = part.drop { $0 == " " }
+        if line.hasSuffix(",") { line += " " }
+        line += trimmed
+    }
+    return line.count <= 120 ? line : dump
 }
 
 /// Holds the test store weakly for its effects' `send`, set once `self` exists.

@@ -52,10 +52,48 @@ struct ImageLoaderTests {
         transport.on(.get, "/photos/1.png", respond: try PipelineFixture.png())
         let pipeline = fixture.makePipeline()
         let loader = ImageLoader(pipeline: pipeline)
-        await loader.load(first, maximumPixelSize: 2)
+        await loader.load(ImageRequest(first, size: 2))
         #expect(loader.phase == .success(try image("rgb.png").resized(toFit: 2)))
-        #expect(pipeline.cachedImage(for: first, maximumPixelSize: 2) != nil)
+        #expect(pipeline.cachedImage(for: ImageRequest(first, size: 2)) != nil)
         #expect(pipeline.cachedImage(for: first) == nil)
+    }
+
+    @Test func loadsARequestWholeAndRemembersIt() async throws {
+        transport.on(.get, "/photos/1.png", respond: try PipelineFixture.png())
+        let pipeline = fixture.makePipeline()
+        let loader = ImageLoader(pipeline: pipeline)
+        let request = ImageRequest(first, size: 2, processors: [.cropToSquare], priority: .high)
+        await loader.load(request)
+        #expect(loader.request == request)
+        #expect(loader.url == first)
+        let expected = try image("rgb.png").resized(toFit: 2).cropped(x: 0, y: 0, width: 1, height: 1)
+        #expect(loader.phase == .success(expected))
+        #expect(pipeline.cachedImage(for: request) == expected)
+    }
+
+    @Test func aReloadShowsNoCachedCopyWhileTheFreshImageLoads() async throws {
+        transport.on(.get, "/photos/1.png", respond: try PipelineFixture.png())
+        let pipeline = fixture.makePipeline()
+        let loader = ImageLoader(pipeline: pipeline)
+        await loader.load(first)
+        #expect(loader.phase == .success(try image("rgb.png")))
+
+        let held = transport.hold(.get, "/photos/1.png")
+        let reload = ImageRequest(first, cachePolicy: .reloadIgnoringCachedData)
+        let load = Task { await loader.load(reload) }
+        let call = try await held.nextCall()
+        #expect(loader.phase == .empty)
+        #expect(loader.request == reload)
+        call.resume(returning: try PipelineFixture.png("gray.png"))
+        await load.value
+        #expect(loader.phase == .success(try image("gray.png")))
+    }
+
+    @Test func aCachedOnlyRequestThatMissesFails() async throws {
+        let loader = ImageLoader(pipeline: fixture.makePipeline())
+        await loader.load(ImageRequest(first, cachePolicy: .returnCacheDataDontLoad))
+        #expect(loader.phase == .failure(.notCached))
+        #expect(transport.requests.isEmpty)
     }
 
     @Test func aNewLoadSupersedesThePreviousOne() async throws {
@@ -72,6 +110,23 @@ struct ImageLoaderTests {
         #expect(call.isCancelled)
         await firstLoad.value
         #expect(loader.phase == .success(try image("gray.png")))
+    }
+
+    @Test func aNewSizeOfTheSameURLSupersedesTheOldSize() async throws {
+        let held = transport.hold(.get, "/photos/1.png")
+        let loader = ImageLoader(pipeline: fixture.makePipeline())
+        let url = first
+        let small = Task { await loader.load(ImageRequest(url, size: 1)) }
+        let call = try await held.nextCall()
+        // The view grew: the same URL at another size is a new request.
+        let large = Task { await loader.load(ImageRequest(url, size: 2)) }
+        let second = try await held.nextCall()
+        #expect(call.isCancelled)
+        second.resume(returning: try PipelineFixture.png())
+        await large.value
+        await small.value
+        #expect(loader.request == ImageRequest(url, size: 2))
+        #expect(loader.phase == .success(try image("rgb.png").resized(toFit: 2)))
     }
 
     @Test func aCancelledLoadGoesBackToEmpty() async throws {

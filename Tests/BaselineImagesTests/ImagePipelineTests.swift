@@ -62,16 +62,16 @@ struct ImagePipelineTests {
         transport.on(.get, path, respond: StubResponse(body: try Fixture.data("color.jpg")))
         let pipeline = fixture.makePipeline()
 
-        let thumbnail = try await pipeline.image(for: url, maximumPixelSize: 8)
+        let thumbnail = try await pipeline.image(for: ImageRequest(url, size: 8))
         #expect(thumbnail.width == 8 && thumbnail.height == 4)
         #expect(close(thumbnail.pixel(x: 0, y: 0), RGBA(r: 255, g: 0, b: 0)))
-        #expect(pipeline.cachedImage(for: url, maximumPixelSize: 8) == thumbnail)
+        #expect(pipeline.cachedImage(for: ImageRequest(url, size: 8)) == thumbnail)
         #expect(pipeline.cachedImage(for: url) == nil)
 
         let full = try await pipeline.image(for: url)
         #expect(full.width == 32 && full.height == 16)
         #expect(pipeline.memoryCache.count == 2)
-        #expect(pipeline.cachedImage(for: url, maximumPixelSize: 16) == nil)
+        #expect(pipeline.cachedImage(for: ImageRequest(url, size: 16)) == nil)
         // Without a disk cache, a later load of another size downloads again
         // (loads at the same time share one download: see below).
         #expect(transport.requests.count == 2)
@@ -82,7 +82,7 @@ struct ImagePipelineTests {
         let pipeline = fixture.makePipeline()
         let url = self.url
         let full = Task { try await pipeline.image(for: url) }
-        let small = Task { try await pipeline.image(for: url, maximumPixelSize: 2) }
+        let small = Task { try await pipeline.image(for: ImageRequest(url, size: 2)) }
         let call = try await held.nextCall()
         try await pipeline.waitUntilLoadingData(atLeast: 2)
         call.resume(returning: try PipelineFixture.png())
@@ -98,7 +98,7 @@ struct ImagePipelineTests {
         transport.on(.get, path, respond: try PipelineFixture.png())
         let pipeline = fixture.makePipeline()
         let full = try await pipeline.image(for: url)
-        let thumbnail = try await pipeline.image(for: url, maximumPixelSize: 2)
+        let thumbnail = try await pipeline.image(for: ImageRequest(url, size: 2))
         #expect(thumbnail == full.resized(toFit: 2))
         // Neither downloaded nor decoded again.
         #expect(transport.requests.count == 1)
@@ -114,13 +114,13 @@ struct ImagePipelineTests {
             return image
         }
         let processors = [ImageProcessor.cropToSquare, counted]
-        let square = try await pipeline.image(for: url, processors: processors)
+        let square = try await pipeline.image(for: ImageRequest(url, processors: processors))
         #expect(square.width == 2 && square.height == 2)
-        #expect(try await pipeline.image(for: url, processors: processors) == square)
-        #expect(pipeline.cachedImage(for: url, processors: processors) == square)
+        #expect(try await pipeline.image(for: ImageRequest(url, processors: processors)) == square)
+        #expect(pipeline.cachedImage(for: ImageRequest(url, processors: processors)) == square)
         #expect(runs.current == 1)
         // Another list of processors is another key; the original is not cached by either.
-        #expect(pipeline.cachedImage(for: url, processors: [.cropToSquare]) == nil)
+        #expect(pipeline.cachedImage(for: ImageRequest(url, processors: [.cropToSquare])) == nil)
         #expect(pipeline.cachedImage(for: url) == nil)
         #expect(try await pipeline.image(for: url) == (try expected()))
         #expect(transport.requests.count == 2)
@@ -137,7 +137,7 @@ struct ImagePipelineTests {
             configuration: ImagePipeline.Configuration(limits: ImageDecodingLimits(maximumPixelCount: 100))
         )
         let url = PipelineFixture.url("photos/2.jpg")
-        let thumbnail = try await pipeline.image(for: url, maximumPixelSize: 8)
+        let thumbnail = try await pipeline.image(for: ImageRequest(url, size: 8))
         #expect(thumbnail.width == 8)
         await #expect(throws: ImageError.self) { try await pipeline.image(for: url) }
     }

@@ -45,6 +45,29 @@ struct ImagePriorityTests {
         #expect(requestedPaths.last == "/photos/prefetched.png")
     }
 
+    @Test func aPrefetchWaitsAtLowPriorityWhateverItsRequestAsks() async throws {
+        let pipeline = makePipeline()
+        let first = transport.hold(.get, "/photos/first.png")
+        let prefetched = transport.hold(.get, "/photos/prefetched.png")
+        let visible = transport.hold(.get, "/photos/visible.png")
+
+        let firstLoad = Task { try await pipeline.image(for: url("first")) }
+        let firstCall = try await first.nextCall()
+        pipeline.prefetch([ImageRequest(url("prefetched"), size: 300, priority: .high)])
+        try await pipeline.waitUntilDownloadsQueue(atLeast: 1)
+        let visibleLoad = Task { try await pipeline.image(for: ImageRequest(url("visible"), size: 300)) }
+        try await pipeline.waitUntilDownloadsQueue(atLeast: 2)
+
+        firstCall.resume(returning: try PipelineFixture.png())
+        _ = try await firstLoad.value
+        // The row on screen, at normal priority, goes before the prefetch that asked high.
+        let visibleCall = try await visible.nextCall()
+        #expect(requestedPaths == ["/photos/first.png", "/photos/visible.png"])
+        visibleCall.resume(returning: try PipelineFixture.png())
+        _ = try await visibleLoad.value
+        try await prefetched.nextCall().resume(returning: try PipelineFixture.png())
+    }
+
     @Test func joiningAWaitingPrefetchWithAHigherPriorityMovesItUp() async throws {
         let pipeline = makePipeline()
         let first = transport.hold(.get, "/photos/first.png")
@@ -59,7 +82,7 @@ struct ImagePriorityTests {
         try await pipeline.waitUntilDownloadsQueue(atLeast: 2)
         // The user scrolled to the late one: it joins its prefetch, raised to high.
         let lateLoad = Task {
-            try await pipeline.image(for: url("late"), maximumPixelSize: nil, processors: [], priority: .high)
+            try await pipeline.image(for: ImageRequest(url("late"), priority: .high))
         }
         try await pipeline.waitUntilLoading(atLeast: 1)
 

@@ -32,13 +32,13 @@ struct MemoryImageCacheTests {
     @Test func sizesOfOneURLAreHeldApartAndRemovedTogether() throws {
         let cache = MemoryImageCache(limit: 1_000)
         cache.insert(try image(1), for: a)
-        cache.insert(try image(2), for: ImageCacheKey(url: a, maximumPixelSize: 1))
-        cache.insert(try image(3), for: ImageCacheKey(url: a, processors: [.cropToSquare]))
+        cache.insert(try image(2), for: ImageCacheKey(ImageRequest(a, size: 1)))
+        cache.insert(try image(3), for: ImageCacheKey(ImageRequest(a, processors: [.cropToSquare])))
         cache.insert(try image(4), for: b)
         #expect(cache.count == 4)
-        #expect(cache.image(for: ImageCacheKey(url: a, maximumPixelSize: 1)) == (try image(2)))
+        #expect(cache.image(for: ImageCacheKey(ImageRequest(a, size: 1))) == (try image(2)))
         // A size below 1 is the size 1 a decoder would use.
-        #expect(cache.image(for: ImageCacheKey(url: a, maximumPixelSize: -5)) == (try image(2)))
+        #expect(cache.image(for: ImageCacheKey(ImageRequest(a, size: -5))) == (try image(2)))
         cache.removeImage(for: a)  // the full-size image only
         #expect(cache.count == 3)
         cache.removeImages(for: a)  // every one made from a

@@ -57,48 +57,28 @@ struct ParentFeature: Reducer {
         var rows: [CounterFeature.State] = []
     }
 
+    @CasePathable
     enum Action: Equatable, Sendable {
         case main(CounterFeature.Action)
         case sheet(CounterFeature.Action)
-        case row(id: Int, CounterFeature.Action)
+        case rows(IdentifiedAction<Int, CounterFeature.Action>)
         case openSheet
         case closeSheet
     }
 
     let fetchFact: @Sendable (Int) async throws -> String
 
-    var body: CombineReducers<State, Action> {
-        CombineReducers(
-            Scope(state: \.main, action: { if case let .main(action) = $0 { action } else { nil } }, embed: Action.main)
-            {
-                CounterFeature(fetchFact: fetchFact)
-            },
-            IfLet(
-                state: \.sheet,
-                action: { if case let .sheet(action) = $0 { action } else { nil } },
-                embed: Action.sheet
-            ) {
-                CounterFeature(fetchFact: fetchFact)
-            },
-            ForEachReducer(
-                state: \.rows,
-                action: { if case let .row(id, action) = $0 { (id, action) } else { nil } },
-                embed: { Action.row(id: $0, $1) }
-            ) {
-                CounterFeature(fetchFact: fetchFact)
-            },
-            Reduce { state, action in
-                switch action {
-                case .openSheet: state.sheet = CounterFeature.State()
-                case .closeSheet: state.sheet = nil
-                default: break
-                }
-                return .none
+    var body: some Reducer<State, Action> {
+        Scope(state: \.main, action: \.main) { CounterFeature(fetchFact: fetchFact) }
+        IfLet(state: \.sheet, action: \.sheet) { CounterFeature(fetchFact: fetchFact) }
+        ForEachReducer(state: \.rows, action: \.rows) { CounterFeature(fetchFact: fetchFact) }
+        Reduce { state, action in
+            switch action {
+            case .openSheet: state.sheet = CounterFeature.State()
+            case .closeSheet: state.sheet = nil
+            default: break
             }
-        )
-    }
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        body.reduce(into: &state, action: action)
+            return .none
+        }
     }
 }

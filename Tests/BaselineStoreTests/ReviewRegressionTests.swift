@@ -4,6 +4,10 @@ import BaselineTesting
 import Testing
 
 /// A feature whose actions run effects in sequence.
+/// What a parent of ``Sequenced`` sends it.
+@CasePathable
+private enum Host: Sendable { case child(Sequenced.Action) }
+
 private struct Sequenced: Reducer {
     struct State: Equatable { var log: [String] = [] }
     enum Action: Equatable, Sendable {
@@ -64,11 +68,11 @@ struct ReviewRegressionTests {
     @Test func aChildEffectsErrorWithoutAHandlerIsStillLogged() async throws {
         let logs = LogRecorder()
         let parent = Store(initialState: Sequenced.State(), logger: logs.logger()) {
-            Scope(state: \Sequenced.State.self, action: { $0 }, embed: { $0 }) {
+            Scope(state: \Sequenced.State.self, action: \Host.AllCasePaths.child) {
                 Sequenced(first: first, second: second)
             }
         }
-        await parent.send(.fail).finish()
+        await parent.send(.child(.fail)).finish()
         #expect(logs.entries.contains { $0.level == .error && $0.message.contains("no error handler") })
     }
 

@@ -160,16 +160,16 @@ struct StoreScopingTests {
     }
 
     @Test func aChildStoreReadsAndSendsThroughItsParent() {
-        let main = store.scope(state: \.main, action: ParentFeature.Action.main)
+        let main = store.scope(state: \.main, action: \.main)
         main.send(.increment)
         #expect(main.count == 1)
         #expect(store.main.count == 1)
     }
 
     @Test func anOptionalChildExistsOnlyWithItsState() {
-        #expect(store.scope(state: \.sheet, action: ParentFeature.Action.sheet) == nil)
+        #expect(store.scope(state: \.sheet, action: \.sheet) == nil)
         store.send(.openSheet)
-        let sheet = store.scope(state: \.sheet, action: ParentFeature.Action.sheet)
+        let sheet = store.scope(state: \.sheet, action: \.sheet)
         sheet?.send(.increment)
         #expect(store.sheet?.count == 1)
         #expect(sheet?.count == 1)
@@ -180,23 +180,110 @@ struct StoreScopingTests {
     }
 
     @Test func eachElementOfACollectionGetsAStore() {
-        let rows = store.scope(forEach: \.rows) { ParentFeature.Action.row(id: $0, $1) }
+        let rows = store.scope(forEach: \.rows, action: \.rows)
         #expect(rows.map(\.id) == [1, 2])
         rows[1].send(.increment)
         #expect(store.rows.map(\.count) == [0, 1])
     }
 
     @Test func childEffectsComeBackThroughTheParent() async {
-        let main = store.scope(state: \.main, action: ParentFeature.Action.main)
+        let main = store.scope(state: \.main, action: \.main)
         await main.send(.refresh).finish()
         #expect(store.main.fact == "0 is a number")
     }
 
     @Test func scopedValuesFollowTheChild() async {
-        let main = store.scope(state: \.main, action: ParentFeature.Action.main)
+        let main = store.scope(state: \.main, action: \.main)
         var counts = main.values(of: \.count).makeAsyncIterator()
         #expect(await counts.next() == 0)
         store.send(.main(.increment))
         #expect(await counts.next() == 1)
+    }
+}
+
+/// Counts how often bodies are built, to show that a store builds its
+/// reducer's body once and not per action.
+@MainActor
+@Suite("Reducer bodies", .timeLimit(.minutes(1)))
+struct ReducerBodyTests {
+    final class Builds {
+        var parent = 0
+        var child = 0
+
+        func parentBuilt() { parent += 1 }
+        func childBuilt() { child += 1 }
+    }
+
+    struct Child: Reducer {
+        let builds: Builds
+        var body: some Reducer<Int, CounterFeature.Action> {
+            let _ = builds.childBuilt()
+            Reduce { count, action in
+                if action == .increment { count += 1 }
+                return .none
+            }
+        }
+    }
+
+    struct Parent: Reducer {
+        struct State: Equatable { var child = 0, log: [String] = [] }
+        @CasePathable
+        enum Action: Equatable, Sendable {
+            case child(CounterFeature.Action)
+            case note(String)
+        }
+
+        let builds: Builds
+        var body: some Reducer<State, Action> {
+            let _ = builds.parentBuilt()
+            Scope(state: \.child, action: \.child) { Child(builds: builds) }
+            Reduce { state, action in
+                if case let .note(text) = action { state.log.append(text) }
+                return .none
+            }
+        }
+    }
+
+    @Test func aStoreBuildsItsBodyAndItsChildrensOnce() {
+        let builds = Builds()
+        let store = Store(initialState: Parent.State()) { Parent(builds: builds) }
+        for _ in 0..<3 { store.send(.child(.increment)) }
+        store.send(.note("done"))
+        #expect(store.state == Parent.State(child: 3, log: ["done"]))
+        #expect(builds.parent == 1)
+        #expect(builds.child == 1)
+    }
+
+    @Test func aBodyRunsItsReducersInOrderAndConditionally() {
+        struct Logging: Reducer {
+            let verbose: Bool
+            var body: some Reducer<[String], String> {
+                Reduce { log, action in
+                    log.append("first \(action)")
+                    return .none
+                }
+                if verbose {
+                    Reduce { log, action in
+                        log.append("verbose \(action)")
+                        return .none
+                    }
+                } else {
+                    EmptyReducer()
+                }
+            }
+        }
+        let quiet = Store(initialState: []) { Logging(verbose: false) }
+        let verbose = Store(initialState: []) { Logging(verbose: true) }
+        quiet.send("a")
+        verbose.send("a")
+        #expect(quiet.state == ["first a"])
+        #expect(verbose.state == ["first a", "verbose a"])
+    }
+
+    @Test func aReducerCalledDirectlyRunsItsBody() {
+        let builds = Builds()
+        var state = Parent.State()
+        _ = Parent(builds: builds).reduce(into: &state, action: .child(.increment))
+        #expect(state.child == 1)
     }
 }

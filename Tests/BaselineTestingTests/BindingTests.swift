@@ -11,30 +11,21 @@ struct LoginForm: Reducer {
         var canLogIn = false
     }
 
+    @CasePathable
     enum Action: BindableAction, Equatable {
         case binding(BindingAction<State>)
         case logInTapped
-
-        var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     var body: some Reducer<State, Action> {
-        CombineReducers(
-            BindingReducer(),
-            Reduce { state, action in
-                // The feature reacts to the fields after they are set.
-                if let binding = action.binding, binding.sets(\.id) || binding.sets(\.password) {
-                    state.canLogIn = !state.id.isEmpty && !state.password.isEmpty
-                }
-                return .none
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
+            // The feature reacts to the fields after they are set.
+            if case let .binding(binding) = action, binding.sets(\.id) || binding.sets(\.password) {
+                state.canLogIn = !state.id.isEmpty && !state.password.isEmpty
             }
-        )
-    }
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        body.reduce(into: &state, action: action)
+            return .none
+        }
     }
 }
 

@@ -57,6 +57,16 @@ struct GreeterFeature: Reducer {
     }
 }
 
+/// The greeter as a parent's child, for a scoped store.
+struct GreeterHost: Reducer {
+    @CasePathable
+    enum Action: Equatable, Sendable { case greeter(GreeterFeature.Action) }
+
+    var body: some Reducer<GreeterFeature.State, Action> {
+        Scope(state: \.self, action: \.greeter) { GreeterFeature() }
+    }
+}
+
 @MainActor
 @Suite("Dependencies: declared once, live in stores, failing in tests unless overridden", .timeLimit(.minutes(1)))
 struct DependencyTests {
@@ -68,11 +78,11 @@ struct DependencyTests {
 
     @Test func aStoresOverrideReachesItsEffectsAndItsScopedStores() async {
         let store = Store(initialState: GreeterFeature.State()) {
-            GreeterFeature()
+            GreeterHost()
         } withDependencies: {
             $0.greeting.greet = { "Hi, \($0) (overridden)" }
         }
-        let child = store.scope(state: \.self, action: { $0 })
+        let child = store.scope(state: \.self, action: \.greeter)
         await child.send(.greetTapped).finish()
         #expect(store.greeting == "Hi, Ada (overridden)")
     }

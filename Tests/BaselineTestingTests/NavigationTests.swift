@@ -11,6 +11,7 @@ struct Editor: Reducer {
         var loaded: String?
     }
 
+    @CasePathable
     enum Action: Equatable, Sendable {
         case load
         case loaded(String)
@@ -62,6 +63,7 @@ struct Documents: Reducer {
         var dismissOnLoaded = false
     }
 
+    @CasePathable
     enum Action: Equatable, Sendable {
         case newTapped
         case sheet(PresentationAction<Editor.Action>)
@@ -98,16 +100,12 @@ struct Documents: Reducer {
             }
             return .none
         }
-        .presenting(\.sheet, action: { if case let .sheet(a) = $0 { a } else { nil } }, embed: Action.sheet) {
+        .presenting(\.sheet, action: \.sheet) {
             Editor(load: load)
         }
-        .stack(\.path, action: { if case let .path(a) = $0 { a } else { nil } }, embed: Action.path) {
+        .stack(\.path, action: \.path) {
             Editor(load: load)
         }
-    }
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        body.reduce(into: &state, action: action)
     }
 }
 

@@ -1,6 +1,7 @@
 import BaselineConcurrency
 import BaselineHTTP
 import BaselineImages
+import BaselineStore
 import BaselineTesting
 import DirectImageDecoding
 import Foundation
@@ -231,14 +232,16 @@ enum ImageBenchmarks {
             iterations: 5,
             warmup: 1,
             setUp: {
-                PhotoCatalog(
-                    source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
-                    count: 50,
-                    maximumConcurrentFetches: 8
-                )
+                Store(initialState: PhotoCatalog.State()) {
+                    PhotoCatalog(
+                        source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                        count: 50,
+                        maximumConcurrentFetches: 8
+                    )
+                }
             }
         ) { catalog in
-            await catalog.updateItems()
+            await catalog.send(.updateItems).finish()
             let pipeline = ImagePipeline(client: client)
             shown = try await withThrowingTaskGroup(of: Int.self) { group in
                 for photo in catalog.items {

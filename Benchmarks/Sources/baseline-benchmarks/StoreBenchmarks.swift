@@ -1,7 +1,7 @@
 import BaselineStore
 import Observation
 
-/// Issue 4's figures: `send` throughput against plain observable mutation,
+/// The store's figures: `send` throughput against plain observable mutation,
 /// the cost of an effect, and sending through scoped stores.
 @MainActor
 enum StoreBenchmarks {
@@ -23,38 +23,34 @@ enum StoreBenchmarks {
     /// The counter's field set by a bound control instead of an action of its own.
     struct BoundCounter: Reducer {
         struct State: Equatable, Sendable { var count = 0 }
+        @CasePathable
         enum Action: BindableAction {
             case binding(BindingAction<State>)
-            var binding: BindingAction<State>? {
-                if case let .binding(action) = self { action } else { nil }
-            }
         }
 
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
-            BindingReducer().reduce(into: &state, action: action)
+        var body: some Reducer<State, Action> {
+            BindingReducer(action: \.binding)
         }
     }
 
     /// A parent presenting the counter (a sheet), for sends through a presented child.
     struct Presenter: Reducer {
         struct State: Sendable { var child: Counter.State? = Counter.State() }
+        @CasePathable
         enum Action: Sendable { case child(PresentationAction<Counter.Action>) }
 
-        var body: PresentationReducer<Reduce<State, Action>, Counter> {
-            Reduce<State, Action> { _, _ in .none }
-                .presenting(\.child, action: { if case let .child(a) = $0 { a } else { nil } }, embed: Action.child) {
-                    Counter()
-                }
-        }
-
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
-            body.reduce(into: &state, action: action)
+        var body: some Reducer<State, Action> {
+            Reduce { _, _ in .none }
+                .presenting(\.child, action: \.child) { Counter() }
         }
     }
 
     /// One level of nesting: a parent whose only state and action are its child's.
-    struct Wrap<Child: Reducer>: Reducer where Child.State: Sendable {
+    /// `Child` is `Sendable` because the case paths of `Action` (which
+    /// `@CasePathable` writes) capture its type.
+    struct Wrap<Child: Reducer & Sendable>: Reducer where Child.State: Sendable {
         struct State: Sendable { var inner: Child.State }
+        @CasePathable
         enum Action: Sendable { case inner(Child.Action) }
         let child: Child
 
@@ -177,7 +173,7 @@ enum StoreBenchmarks {
         print(String(format: "  per effect: %.2f µs", seconds(effectCost.median) / Double(effects) * 1e6))
 
         let depth1 = Store(initialState: Wrap.State(inner: Counter.State())) { Wrap(child: Counter()) }
-            .scope(state: \.inner, action: Wrap<Counter>.Action.inner)
+            .scope(state: \.inner, action: \.inner)
         typealias W1 = Wrap<Counter>
         typealias W5 = Wrap<Wrap<Wrap<Wrap<W1>>>>
         let root5 = Store(
@@ -187,11 +183,11 @@ enum StoreBenchmarks {
         }
         let depth5 =
             root5
-            .scope(state: \.inner, action: W5.Action.inner)
-            .scope(state: \.inner, action: Wrap<Wrap<Wrap<W1>>>.Action.inner)
-            .scope(state: \.inner, action: Wrap<Wrap<W1>>.Action.inner)
-            .scope(state: \.inner, action: Wrap<W1>.Action.inner)
-            .scope(state: \.inner, action: W1.Action.inner)
+            .scope(state: \.inner, action: \.inner)
+            .scope(state: \.inner, action: \.inner)
+            .scope(state: \.inner, action: \.inner)
+            .scope(state: \.inner, action: \.inner)
+            .scope(state: \.inner, action: \.inner)
         let scoped = 100_000
         let scope1 = try await Measurement.run("send through a store scoped 1 level ×100k", iterations: 7) {
             ()
@@ -228,8 +224,7 @@ enum StoreBenchmarks {
         } body: { _ in
             for value in 0..<scoped { count.value = value }
         }
-        // The composed reducer made once, as a store keeps it.
-        let presenter = Store(initialState: Presenter.State()) { Presenter().body }
+        let presenter = Store(initialState: Presenter.State()) { Presenter() }
         let presentedSends = try await Measurement.run("send(.child(.presented(.increment))) ×100k", iterations: 7) {
             ()
         } body: { _ in

@@ -42,27 +42,29 @@ enum TerminalBenchmarks {
             photo: { date in try await photos.photo(on: date) }
         )
         try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do \($0): 富士山に登る and look at the stars" })
-        let app = AppModel(dependencies: dependencies)
-        let program = SpacePhotosProgram(app: app)
-        await app.store.send(.start).finish()
-        guard let login = app.store.scope(state: \.login, action: { .login(.presented($0)) }) else {
+        let program = SpacePhotosProgram(dependencies: dependencies)
+        let app = program.store
+        await app.send(.start).finish()
+        guard let login = app.scope(state: \.login, action: \.login) else {
             throw BenchmarkError.setup("no login screen")
         }
         login.binding(\.id).value = DemoUser.demo.id
         login.binding(\.password).value = DemoUser.demo.password
         await login.send(.loginButtonTapped).finish()
-        guard app.store.screen == .main else { throw BenchmarkError.setup("the login failed") }
+        guard app.screen == .main else { throw BenchmarkError.setup("the login failed") }
         // The main screen's `.task`, which this loop-less harness runs itself.
-        let todoObservation = app.todos.send(.observe)
+        let todoObservation = app.send(.todos(.observe))
         defer { todoObservation.cancel() }
-        try await waitUntil(app.todos) { $0.todos.count == 10_000 }
+        try await waitUntil(app) { $0.todos.todos.count == 10_000 }
 
         let context = RenderContext(size: TerminalSize(columns: 200, rows: 60))
-        await app.photos.refresh()
-        await app.photos.loadSelectedImage()
-        // The frame asks for the image at its panel's size: make it, as the loop would.
-        for task in program.render(context).tasks where task.id.hasPrefix("image-cells") {
-            await task.operation()
+        await app.send(.photos(.catalog(.updateItems))).finish()
+        // The frame asks for the photo at its panel's size, then for its
+        // cells: run those tasks, as the loop would.
+        for prefix in ["photo-image", "image-cells"] {
+            for task in program.render(context).tasks where task.id.hasPrefix(prefix) {
+                await task.operation()
+            }
         }
         let encoder = FrameEncoder(colors: .trueColor)
         let photosFrame = program.render(context).buffer
@@ -78,13 +80,13 @@ enum TerminalBenchmarks {
         var previous = photosFrame
         var step = 1
         let showTodos = {
-            app.store.binding(\.tab).value = .todos
+            app.binding(\.tab).value = .todos
             previous = program.render(context).buffer
         }
         let scrollStep = {
             if app.todos.selectedIndex == app.todos.todos.count - 1 { step = -1 }
             if app.todos.selectedIndex == 0 { step = 1 }
-            app.todos.send(.moveSelection(by: step))
+            app.send(.todos(.moveSelection(by: step)))
             let frame = program.render(context)
             _ = encoder.encode(frame.buffer, over: previous)
             previous = frame.buffer
@@ -138,16 +140,17 @@ enum TerminalBenchmarks {
         print(unchanged.report())
 
         // One line changes: a character typed into the new to-do field.
-        app.store.binding(\.tab).value = .todos
+        app.binding(\.tab).value = .todos
         _ = program.handle(.key(KeyPress(.character("a"))))  // focus the field
         previous = program.render(context).buffer
         var lineBytes: [Int] = []
         let letters = Array("abcdefghijklmnopqrstuvwxyz富士山")
+        let todos = app.scope(state: \.todos, action: \.todos)
         // 150 characters: the field (190 columns) does not scroll yet.
         let typing = try await Measurement.run("render + diff, one character typed", iterations: 150, warmup: 0) {
         } body: { _ in
             let draft = app.todos.draft
-            app.todos.binding(\.draft).value = draft + String(letters[draft.count % letters.count])
+            todos.binding(\.draft).value = draft + String(letters[draft.count % letters.count])
             let frame = program.render(context)
             lineBytes.append(encoder.encode(frame.buffer, over: previous).count)
             previous = frame.buffer

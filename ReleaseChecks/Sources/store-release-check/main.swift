@@ -12,6 +12,7 @@ struct Child: Reducer {
         var grandchild: Grandchild.State?
     }
 
+    @CasePathable
     enum Action: Sendable {
         case load
         case loaded(String)
@@ -23,8 +24,8 @@ struct Child: Reducer {
     @Dependency(\.greeting) var greeting
     @Dependency(\.dismiss) var dismiss
 
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        Reduce<State, Action> { [greeting, dismiss] state, action in
+    var body: some Reducer<State, Action> {
+        Reduce { [greeting, dismiss] state, action in
             switch action {
             case .load:
                 return .run { send in await send(.loaded(greeting)) }
@@ -39,12 +40,7 @@ struct Child: Reducer {
                 return .none
             }
         }
-        .presenting(
-            \.grandchild,
-            action: { if case let .grandchild(action) = $0 { action } else { nil } },
-            embed: Action.grandchild
-        ) { Grandchild() }
-        .reduce(into: &state, action: action)
+        .presenting(\.grandchild, action: \.grandchild) { Grandchild() }
     }
 }
 
@@ -68,6 +64,7 @@ struct Parent: Reducer {
         var ticks = 0
     }
 
+    @CasePathable
     enum Action: BindableAction, Sendable {
         case binding(BindingAction<State>)
         case sheet(PresentationAction<Child.Action>)
@@ -75,19 +72,16 @@ struct Parent: Reducer {
         case startTicking
         case tick
         case stopTicking
-
-        var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     enum CancelID { case ticking }
 
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        Reduce<State, Action> { state, action in
+    var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
             switch action {
             case .binding:
-                return BindingReducer().reduce(into: &state, action: action)
+                return .none
             case .startTicking:
                 return .run { send in
                     await send(.tick)
@@ -107,13 +101,8 @@ struct Parent: Reducer {
                 return .none
             }
         }
-        .presenting(\.sheet, action: { if case let .sheet(action) = $0 { action } else { nil } }, embed: Action.sheet) {
-            Child()
-        }
-        .stack(\.path, action: { if case let .path(action) = $0 { action } else { nil } }, embed: Action.path) {
-            Child()
-        }
-        .reduce(into: &state, action: action)
+        .presenting(\.sheet, action: \.sheet) { Child() }
+        .stack(\.path, action: \.path) { Child() }
     }
 }
 

@@ -3,8 +3,9 @@ import Foundation
 
 /// Decoded images in memory, bounded by the bytes of their pixels: when an
 /// insert goes over the limit, the least recently used images are dropped.
-/// Images are held by ``ImageCacheKey`` (a URL, and the size a thumbnail was
-/// decoded to fit); methods that take a URL mean the full-size image.
+/// Images are held by ``ImageCacheKey``, derived from an ``ImageRequest``
+/// (its URL, size and processors); methods that take a URL mean the
+/// full-size image.
 ///
 /// Thread-safe and synchronous (a lock, held briefly), so a view can ask it
 /// for an image while it is being built. Lookups, inserts and evictions are

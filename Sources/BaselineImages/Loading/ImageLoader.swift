@@ -1,8 +1,8 @@
 import Foundation
 import Observation
 
-/// The state behind an `AsyncImage`-like view: loads one URL at a time
-/// through an ``ImagePipeline`` and publishes its ``phase``.
+/// The state behind an `AsyncImage`-like view: loads one ``ImageRequest``
+/// at a time through an ``ImagePipeline`` and publishes its ``phase``.
 ///
 /// The load runs in the caller's task, so the view's lifetime bounds it:
 ///
@@ -25,9 +25,9 @@ import Observation
 ///
 /// - An image already in the memory cache shows at once, with no `.empty`
 ///   in between (no flicker when a list cell is reused).
-/// - A new ``load(_:maximumPixelSize:processors:)`` supersedes the previous one: the old result is
-///   dropped and its load cancelled (the download goes on if someone else
-///   awaits it).
+/// - A new ``load(_:)-(ImageRequest?)`` supersedes the previous one: the
+///   old result is dropped and its load cancelled (the download goes on if
+///   someone else awaits it).
 /// - A cancelled load puts the phase back to ``ImagePhase/empty``; it shows
 ///   no error.
 @MainActor
@@ -35,10 +35,17 @@ import Observation
 public final class ImageLoader {
     /// The current state of the load.
     public private(set) var phase: ImagePhase = .empty
-    /// The URL ``phase`` belongs to: the one last asked for with ``load(_:maximumPixelSize:processors:)``.
-    /// A view that shows one image among many checks it before drawing the
-    /// phase, so that a new selection never shows the previous image.
-    public private(set) var url: URL?
+    /// The request ``phase`` belongs to: the one last asked for with
+    /// ``load(_:)-(ImageRequest?)``. A view that shows one image among many
+    /// checks it before drawing the phase, so that a new selection never
+    /// shows the previous image.
+    public private(set) var request: ImageRequest?
+
+    /// The URL ``phase`` belongs to: ``request``'s. A view that may ask for
+    /// a new size of the same image (after a resize) compares this instead
+    /// of ``request``, and keeps showing the old size until the new one
+    /// arrives.
+    public var url: URL? { request?.url }
 
     @ObservationIgnored private let pipeline: ImagePipeline
     /// Counts loads, so a finished load can tell whether it was superseded.
@@ -50,26 +57,29 @@ public final class ImageLoader {
         self.pipeline = pipeline
     }
 
-    /// Loads `url` (`nil` clears the phase), returning when the phase is
-    /// final: ``ImagePhase/success(_:)``, ``ImagePhase/failure(_:)``, or
+    /// Loads `request` (`nil` clears the phase), returning when the phase
+    /// is final: ``ImagePhase/success(_:)``, ``ImagePhase/failure(_:)``, or
     /// ``ImagePhase/empty`` when the calling task was cancelled or a newer
     /// load took over.
     ///
-    /// With `maximumPixelSize`, the image is decoded to fit that many pixels
-    /// on its longer side (see ``ImagePipeline/image(for:maximumPixelSize:processors:)``):
-    /// pass the size the view shows it at. `processors` run on the decoded
-    /// image (see ``ImageProcessor``).
-    public func load(_ url: URL?, maximumPixelSize: Int? = nil, processors: [ImageProcessor] = []) async {
+    /// Give the request the size the view shows the image at
+    /// (``ImageRequest/maximumPixelSize``), and its processors (see
+    /// ``ImagePipeline/image(for:)-(ImageRequest)``):
+    ///
+    /// ```swift
+    /// .task(id: photo.url) { await loader.load(ImageRequest(photo.url, size: 300)) }
+    /// ```
+    public func load(_ request: ImageRequest?) async {
         generation &+= 1
         let loadID = generation
         current?.cancel()
         current = nil
-        self.url = url
-        guard let url else {
+        self.request = request
+        guard let request else {
             phase = .empty
             return
         }
-        if let cached = pipeline.cachedImage(for: url, maximumPixelSize: maximumPixelSize, processors: processors) {
+        if let cached = pipeline.cachedImage(for: request) {
             phase = .success(cached)
             return
         }
@@ -78,7 +88,7 @@ public final class ImageLoader {
         // A task of its own, so that a newer load can cancel this one; the
         // caller's cancellation is forwarded to it.
         let task = Task {
-            try await pipeline.image(for: url, maximumPixelSize: maximumPixelSize, processors: processors)
+            try await pipeline.image(for: request)
         }
         current = task
         let result = await withTaskCancellationHandler {
@@ -98,5 +108,18 @@ public final class ImageLoader {
         case let .failure(error):
             phase = .failure(.transport(String(describing: error)))
         }
+    }
+
+    /// Loads the full-size image at `url` (`nil` clears the phase):
+    /// ``load(_:)-(ImageRequest?)`` of `ImageRequest(url)`.
+    ///
+    /// ```swift
+    /// .task(id: url) { await loader.load(url) }
+    /// ```
+    ///
+    /// The request overload is preferred, so `load(nil)` is not ambiguous.
+    @_disfavoredOverload
+    public func load(_ url: URL?) async {
+        await load(url.map { ImageRequest($0) })
     }
 }

@@ -4,24 +4,29 @@ import Foundation
 import HTTPTypes
 import Logging
 
-/// Loads images by URL: from memory, from disk, or from the network, decoded
-/// off the main actor.
+/// Loads images: from memory, from disk, or from the network, decoded off
+/// the main actor.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline(client: HTTPClient(baseURL: apiURL))
 /// let image = try await pipeline.image(for: photo.url)
+/// let thumbnail = try await pipeline.image(for: ImageRequest(photo.url, size: 300))
 /// ```
 ///
-/// - Concurrent requests for one URL share a single download and a single
-///   decode. Each caller can be cancelled on its own (it throws
-///   `CancellationError` at once); the shared work stops only when every
-///   caller waiting for it has been cancelled.
+/// An ``ImageRequest`` says what to load (URL, size, processors) and how
+/// (priority, cache policy); a bare URL is a request with the defaults.
+///
+/// - Concurrent requests for one image share a single download and a single
+///   decode; requests for other sizes of the same URL share the download.
+///   Each caller can be cancelled on its own (it throws `CancellationError`
+///   at once); the shared work stops only when every caller waiting for it
+///   has been cancelled.
 /// - Decoded images are kept in a ``MemoryImageCache`` bounded by bytes;
 ///   encoded ones, if the configuration has one, in a ``DiskImageCache``
 ///   that survives restarts.
-/// - ``prefetch(_:)`` fills the caches at low priority; a later
-///   ``image(for:maximumPixelSize:processors:)`` joins a prefetch in flight instead of downloading again,
-///   and raises it to its own priority.
+/// - ``prefetch(_:)-([ImageRequest])`` fills the caches at low priority; a
+///   later ``image(for:)-(ImageRequest)`` joins a prefetch in flight instead
+///   of downloading again, and raises it to its own priority.
 /// - At most ``Configuration/maximumConcurrentDownloads`` images download at
 ///   once; the others wait, the highest ``ImageRequestPriority`` first, so
 ///   an image on screen does not queue behind a page of prefetches.
@@ -41,8 +46,24 @@ public final class ImagePipeline: Sendable {
     }
 
     private struct PrefetchState {
-        var tasks: [URL: Prefetch] = [:]
+        /// By request, at the prefetches' priority.
+        var tasks: [ImageRequest: Prefetch] = [:]
         var nextID: UInt64 = 0
+    }
+
+    /// One run of ``image(for:)-(ImageRequest)``: requests join it when they
+    /// ask for the same image with the same cache policy (a reload never
+    /// joins a run that may answer from the caches, nor the reverse).
+    private struct ImageRun: Hashable, Sendable {
+        let key: ImageCacheKey
+        let cachePolicy: ImageRequest.CachePolicy
+    }
+
+    /// One run of encoded data: from the disk cache or the network, or from
+    /// the network only (a reload).
+    private struct DataRun: Hashable, Sendable {
+        let url: URL
+        let readsDiskCache: Bool
     }
 
     /// The client images are downloaded with.
@@ -52,10 +73,10 @@ public final class ImagePipeline: Sendable {
     /// The decoded images in memory.
     public let memoryCache: MemoryImageCache
 
-    /// Download-and-decode runs, one per URL and size in flight.
-    private let images = TaskCoalescer<ImageCacheKey, DecodedImage>()
-    /// Encoded-data runs (disk or network), shared by ``image(for:maximumPixelSize:processors:)`` and ``data(for:)``.
-    private let downloads = TaskCoalescer<URL, Data>()
+    /// Download-and-decode runs, one per image and cache policy in flight.
+    private let images = TaskCoalescer<ImageRun, DecodedImage>()
+    /// Encoded-data runs (disk or network), shared by ``image(for:)-(ImageRequest)`` and ``data(for:)``.
+    private let downloads = TaskCoalescer<DataRun, Data>()
     private let prefetches = LockedValue(PrefetchState())
     /// Network loads in order of priority, a few at a time.
     private let downloadQueue: DownloadQueue
@@ -74,57 +95,56 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Loading
 
-    /// The decoded image at `url`: from the memory cache, else the disk
-    /// cache, else the network. Concurrent calls for the same URL share the
-    /// work.
+    /// The decoded image `request` asks for: from the memory cache, else the
+    /// disk cache, else the network, as its ``ImageRequest/cachePolicy``
+    /// allows. Concurrent calls for the same image share the work.
     ///
-    /// With `maximumPixelSize`, the image is decoded to fit that many pixels
-    /// on its longer side: a thumbnail, which costs a fraction of the time
-    /// and memory of the full image (JPEGs are decoded at a reduced scale;
-    /// see ``ImageDecoding/decode(_:limits:maximumPixelSize:)``). Each size
-    /// has its own place in the memory cache; the download, and the disk
-    /// cache's copy of the original, are shared by all sizes of a URL, and a
-    /// full image already in memory is shrunk rather than loaded again.
+    /// With a ``ImageRequest/maximumPixelSize``, the image is decoded to fit
+    /// that many pixels on its longer side: a thumbnail, which costs a
+    /// fraction of the time and memory of the full image (JPEGs are decoded
+    /// at a reduced scale; see ``ImageDecoding/decode(_:limits:maximumPixelSize:)``).
+    /// ``ImageRequest/processors`` run in order on the decoded image (see
+    /// ``ImageProcessor``). Each size and list of processors has its own
+    /// place in the memory cache (``ImageCacheKey``); the download, and the
+    /// disk cache's copy of the original, are shared by all of a URL's, and a
+    /// full image already in memory is shrunk and processed rather than
+    /// loaded again.
     ///
-    /// `processors` run in order on the decoded image (see ``ImageProcessor``),
-    /// and their result is what the memory cache keeps for this URL, size
-    /// and processors.
+    /// The download waits for a slot at the request's ``ImageRequest/priority``
+    /// (``Configuration/maximumConcurrentDownloads``). A request that joins a
+    /// waiting download of the same URL raises it to its own priority (a
+    /// download still reading the disk cache, not yet in line, keeps its own).
     ///
     /// ```swift
-    /// let thumbnail = try await pipeline.image(for: photo.url, maximumPixelSize: 300)
+    /// let thumbnail = try await pipeline.image(for: ImageRequest(photo.url, size: 300))
+    /// let hero = try await pipeline.image(for: ImageRequest(photo.url, priority: .high))
+    /// ```
+    ///
+    /// - Throws: ``ImageError`` (``ImageError/notCached`` when the policy is
+    ///   ``ImageRequest/CachePolicy/returnCacheDataDontLoad`` and neither
+    ///   cache holds the image), or `CancellationError` when the calling task
+    ///   is cancelled.
+    public func image(for request: ImageRequest) async throws -> DecodedImage {
+        let key = ImageCacheKey(request)
+        let policy = request.cachePolicy
+        if policy.readsCaches, let cached = memoryCache.image(for: key) { return cached }
+        if policy.loads { downloadQueue.raise(request.url, to: request.priority) }
+        return try await images.value(for: ImageRun(key: key, cachePolicy: policy)) { [self] in
+            try await loadImage(request, key: key)
+        }
+    }
+
+    /// The full-size image at `url`, with the default priority and cache
+    /// policy: ``image(for:)-(ImageRequest)`` of `ImageRequest(url)`.
+    ///
+    /// ```swift
+    /// let image = try await pipeline.image(for: photo.url)
     /// ```
     ///
     /// - Throws: ``ImageError``, or `CancellationError` when the calling task
     ///   is cancelled.
-    public func image(
-        for url: URL,
-        maximumPixelSize: Int? = nil,
-        processors: [ImageProcessor] = []
-    ) async throws -> DecodedImage {
-        try await image(for: url, maximumPixelSize: maximumPixelSize, processors: processors, priority: .normal)
-    }
-
-    /// The decoded image at `url`, as ``image(for:maximumPixelSize:processors:)``
-    /// gives it, downloaded at `priority` when downloads wait for a slot
-    /// (``Configuration/maximumConcurrentDownloads``). Joining a waiting
-    /// download of the same URL raises it to `priority` (a download that
-    /// is still reading the disk cache, not yet in line, keeps its own).
-    ///
-    /// ```swift
-    /// let hero = try await pipeline.image(for: photo.url, maximumPixelSize: nil, processors: [], priority: .high)
-    /// ```
-    public func image(
-        for url: URL,
-        maximumPixelSize: Int?,
-        processors: [ImageProcessor],
-        priority: ImageRequestPriority
-    ) async throws -> DecodedImage {
-        let key = ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize, processors: processors)
-        if let cached = memoryCache.image(for: key) { return cached }
-        downloadQueue.raise(url, to: priority)
-        return try await images.value(for: key) { [self] in
-            try await loadImage(key, processors: processors, priority: priority)
-        }
+    public func image(for url: URL) async throws -> DecodedImage {
+        try await image(for: ImageRequest(url))
     }
 
     /// The encoded bytes of the image at `url`, from the disk cache or the
@@ -140,63 +160,100 @@ public final class ImagePipeline: Sendable {
     /// - Throws: ``ImageError``, or `CancellationError` when the calling task
     ///   is cancelled.
     public func data(for url: URL) async throws -> Data {
-        try await data(for: url, priority: .normal)
+        try await data(for: url, priority: .normal, readsDiskCache: true)
     }
 
-    private func data(for url: URL, priority: ImageRequestPriority) async throws -> Data {
+    private func data(for url: URL, priority: ImageRequestPriority, readsDiskCache: Bool) async throws -> Data {
         downloadQueue.raise(url, to: priority)
-        return try await downloads.value(for: url) { [self] in try await loadData(url, priority: priority) }
+        return try await downloads.value(for: DataRun(url: url, readsDiskCache: readsDiskCache)) { [self] in
+            try await loadData(url, priority: priority, readsDiskCache: readsDiskCache)
+        }
     }
 
-    /// The image for `url` (at `maximumPixelSize`, if given) if it is in the
-    /// memory cache, without waiting: what a view shows at once, before
-    /// starting a load.
-    public func cachedImage(
-        for url: URL,
-        maximumPixelSize: Int? = nil,
-        processors: [ImageProcessor] = []
-    ) -> DecodedImage? {
-        memoryCache.image(for: ImageCacheKey(url: url, maximumPixelSize: maximumPixelSize, processors: processors))
+    /// The image `request` asks for if it is in the memory cache, without
+    /// waiting: what a view shows at once, before starting a load. Always
+    /// `nil` for a request that ignores the caches
+    /// (``ImageRequest/CachePolicy/reloadIgnoringCachedData``).
+    public func cachedImage(for request: ImageRequest) -> DecodedImage? {
+        guard request.cachePolicy.readsCaches else { return nil }
+        return memoryCache.image(for: ImageCacheKey(request))
+    }
+
+    /// The full-size image at `url` if it is in the memory cache, without
+    /// waiting: ``cachedImage(for:)-(ImageRequest)`` of `ImageRequest(url)`.
+    public func cachedImage(for url: URL) -> DecodedImage? {
+        cachedImage(for: ImageRequest(url))
     }
 
     // MARK: Prefetching
 
-    /// Starts loading `urls` at low priority into the caches, for images
-    /// about to be shown (the next rows of a list). URLs already in memory
-    /// or being prefetched are skipped; errors are ignored. A prefetch that
-    /// an ``image(for:maximumPixelSize:processors:)`` joins runs on at that caller's priority.
-    public func prefetch(_ urls: [URL]) {
-        for url in urls where !memoryCache.contains(url) {
+    /// Starts loading `requests` at low priority into the caches, for images
+    /// about to be shown (the next rows of a list): at the size and with the
+    /// processors the rows will ask for, so their
+    /// ``image(for:)-(ImageRequest)`` finds them in memory.
+    ///
+    /// Prefetches wait behind every other download, whatever the requests'
+    /// own ``ImageRequest/priority``. Images already in memory and requests
+    /// already being prefetched are skipped; errors are ignored. A prefetch
+    /// that an ``image(for:)-(ImageRequest)`` joins runs on at that caller's
+    /// priority.
+    ///
+    /// ```swift
+    /// pipeline.prefetch(nextRows.map { ImageRequest($0.photoURL, size: 300) })
+    /// ```
+    public func prefetch(_ requests: [ImageRequest]) {
+        for request in requests.map(Self.prefetching) {
+            if request.cachePolicy.readsCaches, memoryCache.contains(ImageCacheKey(request)) { continue }
             prefetches.withLock { state in
-                guard state.tasks[url] == nil else { return }
+                guard state.tasks[request] == nil else { return }
                 state.nextID += 1
                 let id = state.nextID
                 // Started under the lock, so that it is registered before it
                 // can finish and unregister itself.
                 let task = Task(priority: .low) { [self] in
                     do {
-                        _ = try await image(for: url, maximumPixelSize: nil, processors: [], priority: .low)
+                        _ = try await image(for: request)
                     } catch is CancellationError {
                         // cancelPrefetching
                     } catch {
-                        logger.debug("Prefetch failed", metadata: ["url": "\(url)", "error": "\(error)"])
+                        logger.debug("Prefetch failed", metadata: ["url": "\(request.url)", "error": "\(error)"])
                     }
                     prefetches.withLock { state in
-                        if state.tasks[url]?.id == id { state.tasks[url] = nil }
+                        if state.tasks[request]?.id == id { state.tasks[request] = nil }
                     }
                 }
-                state.tasks[url] = Prefetch(id: id, task: task)
+                state.tasks[request] = Prefetch(id: id, task: task)
             }
         }
     }
 
-    /// Stops prefetching `urls`. A load of the same URL that someone awaits
-    /// through ``image(for:maximumPixelSize:processors:)`` goes on.
-    public func cancelPrefetching(_ urls: [URL]) {
+    /// Starts loading the full-size images at `urls` at low priority into
+    /// the caches: ``prefetch(_:)-([ImageRequest])`` of their requests.
+    public func prefetch(_ urls: [URL]) {
+        prefetch(urls.map { ImageRequest($0) })
+    }
+
+    /// Stops prefetching `requests` (matched whatever their priority). A
+    /// load of the same image that someone awaits through
+    /// ``image(for:)-(ImageRequest)`` goes on.
+    public func cancelPrefetching(_ requests: [ImageRequest]) {
         let cancelled = prefetches.withLock { state in
-            urls.compactMap { state.tasks.removeValue(forKey: $0)?.task }
+            requests.map(Self.prefetching).compactMap { state.tasks.removeValue(forKey: $0)?.task }
         }
         for task in cancelled { task.cancel() }
+    }
+
+    /// Stops prefetching the full-size images at `urls`:
+    /// ``cancelPrefetching(_:)-([ImageRequest])`` of their requests.
+    public func cancelPrefetching(_ urls: [URL]) {
+        cancelPrefetching(urls.map { ImageRequest($0) })
+    }
+
+    /// `request` as a prefetch runs it: at low priority.
+    private static func prefetching(_ request: ImageRequest) -> ImageRequest {
+        var request = request
+        request.priority = .low
+        return request
     }
 
     // MARK: Caches
@@ -209,7 +266,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Testing
 
-    /// Suspends until at least `count` callers of ``image(for:maximumPixelSize:processors:)`` wait for
+    /// Suspends until at least `count` callers of ``image(for:)-(ImageRequest)`` wait for
     /// shared work in flight (callers served from memory never wait).
     package func waitUntilLoading(atLeast count: Int) async throws {
         try await images.waitUntilWaiting(atLeast: count)
@@ -229,23 +286,32 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Work
 
-    /// The shared run behind ``image(for:maximumPixelSize:processors:)``.
-    private func loadImage(
-        _ key: ImageCacheKey,
-        processors: [ImageProcessor],
-        priority: ImageRequestPriority
-    ) async throws -> DecodedImage {
-        // A run that just finished may have filled the cache after the caller looked.
-        if let cached = memoryCache.image(for: key) { return cached }
-        let url = key.url
-        // The full image in memory (a prefetch, another view): shrinking and
-        // processing it is cheaper than downloading and decoding again.
-        if !key.isOriginal, let full = memoryCache.image(for: url) {
-            let image = Self.process(key.maximumPixelSize.map(full.resized(toFit:)) ?? full, with: processors)
-            memoryCache.insert(image, for: key)
-            return image
+    /// The shared run behind ``image(for:)-(ImageRequest)``.
+    private func loadImage(_ request: ImageRequest, key: ImageCacheKey) async throws -> DecodedImage {
+        let url = request.url
+        let policy = request.cachePolicy
+        if policy.readsCaches {
+            // A run that just finished may have filled the cache after the caller looked.
+            if let cached = memoryCache.image(for: key) { return cached }
+            // The full image in memory (a prefetch, another view): shrinking and
+            // processing it is cheaper than downloading and decoding again.
+            if !key.isOriginal, let full = memoryCache.image(for: url) {
+                let image = Self.process(
+                    key.maximumPixelSize.map(full.resized(toFit:)) ?? full,
+                    with: request.processors
+                )
+                memoryCache.insert(image, for: key)
+                return image
+            }
         }
-        let data = try await data(for: url, priority: priority)
+        let data: Data
+        if policy.loads {
+            data = try await self.data(for: url, priority: request.priority, readsDiskCache: policy.readsCaches)
+        } else if let disk = configuration.diskCache, let cached = await disk.data(for: url) {
+            data = cached
+        } else {
+            throw ImageError.notCached
+        }
         try Task.checkCancellation()
         var image: DecodedImage
         do {
@@ -257,7 +323,7 @@ public final class ImagePipeline: Sendable {
             if case .corruptImage = error { await configuration.diskCache?.remove(for: url) }
             throw error
         }
-        image = Self.process(image, with: processors)
+        image = Self.process(image, with: request.processors)
         memoryCache.insert(image, for: key)
         return image
     }
@@ -267,8 +333,8 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The shared run behind ``data(for:)``.
-    private func loadData(_ url: URL, priority: ImageRequestPriority) async throws -> Data {
-        if let disk = configuration.diskCache, let data = await disk.data(for: url) {
+    private func loadData(_ url: URL, priority: ImageRequestPriority, readsDiskCache: Bool) async throws -> Data {
+        if readsDiskCache, let disk = configuration.diskCache, let data = await disk.data(for: url) {
             return data
         }
         let (data, mediaType) = try await downloadQueue.withSlot(for: url, priority: priority) {

@@ -8,15 +8,14 @@
 ///
 /// ```swift
 /// let avatar = try await pipeline.image(
-///     for: member.photoURL,
-///     maximumPixelSize: 256,
-///     processors: [.cropToSquare, .resize(width: 64, height: 64)]
+///     for: ImageRequest(member.photoURL, size: 256, processors: [.cropToSquare, .resize(width: 64, height: 64)])
 /// )
 /// ```
 ///
 /// Make your own with ``init(identifier:_:)``; the identifier must change
-/// whenever the output would.
-public struct ImageProcessor: Sendable, CustomStringConvertible {
+/// whenever the output would. Processors are equal when their identifiers
+/// are, which is what lets an ``ImageRequest`` be `Hashable`.
+public struct ImageProcessor: Hashable, Sendable, CustomStringConvertible {
     /// Names the processor and its parameters, as in `resize(64×64)`.
     public let identifier: String
     let process: @Sendable (DecodedImage) -> DecodedImage
@@ -30,6 +29,16 @@ public struct ImageProcessor: Sendable, CustomStringConvertible {
     /// The ``identifier``.
     public var description: String { identifier }
 
+    /// Whether two processors have the same ``identifier``, and so the same output.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.identifier == rhs.identifier
+    }
+
+    /// Hashes the ``identifier``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+    }
+
     /// Applies the processor.
     public func callAsFunction(_ image: DecodedImage) -> DecodedImage {
         process(image)
@@ -42,7 +51,8 @@ public struct ImageProcessor: Sendable, CustomStringConvertible {
 
     /// Shrinks to fit `maximumPixelSize` on the longer side, keeping the
     /// aspect ratio (see ``DecodedImage/resized(toFit:)``). To decode less in
-    /// the first place, pass `maximumPixelSize` to the pipeline instead.
+    /// the first place, give the request a size instead
+    /// (``ImageRequest/maximumPixelSize``).
     public static func resize(toFit maximumPixelSize: Int) -> ImageProcessor {
         ImageProcessor(identifier: "resize(fit \(maximumPixelSize))") { $0.resized(toFit: maximumPixelSize) }
     }

@@ -23,8 +23,8 @@ public import GRDB
 ///
 /// ## Lifetime, answered
 ///
-/// The seed's `BirdBrain` lived in a `static var shared` and nobody could say
-/// when it died. Here:
+/// A database kept in a `static var shared` leaves nobody able to say when
+/// it closes. Here:
 ///
 /// - **Who owns it.** Whoever created it. There is no shared instance; pass
 ///   the value to the features that need it. Features hold it strongly only

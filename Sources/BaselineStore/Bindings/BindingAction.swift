@@ -41,7 +41,7 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible,
     }
 
     /// Whether this action sets the field at `keyPath`: for a reducer that
-    /// reacts to one field (`if action.binding?.sets(\.query) == true`).
+    /// reacts to one field (`case let .binding(binding) where binding.sets(\.query):`).
     public func sets<Value>(_ keyPath: KeyPath<Root, Value>) -> Bool {
         (self.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath)
     }
@@ -64,33 +64,53 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible,
 
 /// An action type with a case for ``BindingAction``s, which
 /// ``BindingReducer`` applies and ``Store/binding(_:)`` sends.
+///
+/// ```swift
+/// @CasePathable
+/// enum Action: BindableAction {
+///     case binding(BindingAction<State>)
+///     case logInTapped
+/// }
+/// ```
+///
+/// The `binding` case is all a conformance needs: it is the
+/// ``binding(_:)`` requirement.
 public protocol BindableAction: Sendable {
     /// The state the bindings set fields of.
     associatedtype State
 
-    /// The action that carries `action`: usually `case binding(BindingAction<State>)`.
+    /// The action that carries `action`: the `case binding(BindingAction<State>)`.
     static func binding(_ action: BindingAction<State>) -> Self
-
-    /// The binding action this action carries, if it is one.
-    var binding: BindingAction<State>? { get }
 }
 
-/// Applies an action's ``BindingAction`` to the state; put it first, so the
-/// feature's own reducer sees the field already set.
+/// Applies an action's ``BindingAction`` to the state; put it first in a
+/// ``Reducer/body``, so the feature's own reducer sees the field already set.
 ///
 /// ```swift
-/// CombineReducers(
-///     BindingReducer(),
-///     Reduce { state, action in … }   // may react to `action.binding`
-/// )
+/// var body: some Reducer<State, Action> {
+///     BindingReducer(action: \.binding)
+///     Reduce { state, action in … }   // may react to `.binding`
+/// }
 /// ```
-public struct BindingReducer<State, Action: BindableAction>: Reducer where Action.State == State {
-    /// A reducer that applies binding actions.
-    public init() {}
+///
+/// The case key path names the case that carries binding actions (see
+/// ``ActionCase``).
+public struct BindingReducer<State, Action: BindableAction & CasePathable>: Reducer where Action.State == State {
+    @usableFromInline let apply: @Sendable (inout State, Action) -> Void
+
+    /// A reducer that applies the binding actions of the case at `action`.
+    @inlinable
+    public init(action: ActionCase<Action, BindingAction<State>>) {
+        // Made where the feature's types are known (the initialiser is
+        // inlined into its `body`), so the store's unspecialised call to
+        // `reduce` reaches code specialised for them.
+        let casePath = Action.allCasePaths[keyPath: action]
+        apply = { state, action in casePath.extract(from: action)?.apply(to: &state) }
+    }
 
     /// Sets the field a binding action names; other actions pass untouched.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        action.binding?.apply(to: &state)
+        apply(&state, action)
         return .none
     }
 }

@@ -2,105 +2,127 @@
 /// parent actions that carry a child action.
 ///
 /// ```swift
-/// CombineReducers(
-///     Scope(state: \.counter, action: { if case let .counter(a) = $0 { a } else { nil } },
-///           embed: AppFeature.Action.counter) { Counter() },
+/// @CasePathable
+/// enum Action { case counter(Counter.Action), reset }
+///
+/// var body: some Reducer<State, Action> {
+///     Scope(state: \.counter, action: \.counter) { Counter() }
 ///     Reduce { state, action in … }   // the parent's own logic
-/// )
+/// }
 /// ```
-public struct Scope<State, Action: Sendable, Child: Reducer>: Reducer {
+///
+/// The state key path says where the child's state lives; the case key path
+/// (an `@CasePathable` enum's case) says which action carries the child's,
+/// and turns the child's effects' actions back into the parent's.
+public struct Scope<State, Action: CasePathable & Sendable, Child: Reducer>: Reducer {
     let state: WritableKeyPath<State, Child.State>
-    let extract: (Action) -> Child.Action?
-    let embed: @Sendable (Child.Action) -> Action
-    let child: Child
+    let action: CaseAccess<Action, Child.Action>
+    let child: any Reducer<Child.State, Child.Action>
 
     /// - Parameters:
     ///   - state: Where the child's state lives in the parent's.
-    ///   - extract: The child action a parent action carries, if any.
-    ///   - embed: How a child action (from the child's effects) becomes a parent action.
-    ///   - child: The child's reducer.
-    public init(
-        state: WritableKeyPath<State, Child.State>,
-        action extract: @escaping (Action) -> Child.Action?,
-        embed: @escaping @Sendable (Child.Action) -> Action,
-        child: () -> Child
-    ) {
+    ///   - action: The parent's case that carries the child's actions.
+    ///   - child: The child's reducer (built once, with its body).
+    public init<ChildState, ChildAction>(
+        state: WritableKeyPath<State, ChildState>,
+        action: ActionCase<Action, ChildAction>,
+        @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+    ) where ChildState == Child.State, ChildAction == Child.Action {
         self.state = state
-        self.extract = extract
-        self.embed = embed
-        self.child = child()
+        self.action = CaseAccess(action)
+        self.child = child()._built()
     }
 
     /// Runs the child's reducer when `action` carries a child action, and embeds the child's effect.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        guard let childAction = extract(action) else { return .none }
-        return child.reduce(into: &state[keyPath: self.state], action: childAction).map(embed)
+        guard let childAction = self.action.extract(action) else { return .none }
+        let effect = child.reduce(into: &state[keyPath: self.state], action: childAction)
+        return effect.isNone ? .none : effect.map(self.action.embed)
     }
 }
 
 /// Runs a child feature's reducer on optional state, while it is present.
 /// A child action that arrives while the state is `nil` is ignored.
-public struct IfLet<State, Action: Sendable, Child: Reducer>: Reducer {
+///
+/// ``Reducer/presenting(_:action:child:)`` does more for a child that is
+/// presented and dismissed (a sheet, an alert): prefer it there.
+public struct IfLet<State, Action: CasePathable & Sendable, Child: Reducer>: Reducer {
     let state: WritableKeyPath<State, Child.State?>
-    let extract: (Action) -> Child.Action?
-    let embed: @Sendable (Child.Action) -> Action
-    let child: Child
+    let action: CaseAccess<Action, Child.Action>
+    let child: any Reducer<Child.State, Child.Action>
 
     /// Runs `child` on `state` while it is not `nil`; the parameters are as for ``Scope``.
-    public init(
-        state: WritableKeyPath<State, Child.State?>,
-        action extract: @escaping (Action) -> Child.Action?,
-        embed: @escaping @Sendable (Child.Action) -> Action,
-        child: () -> Child
-    ) {
+    public init<ChildState, ChildAction>(
+        state: WritableKeyPath<State, ChildState?>,
+        action: ActionCase<Action, ChildAction>,
+        @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+    ) where ChildState == Child.State, ChildAction == Child.Action {
         self.state = state
-        self.extract = extract
-        self.embed = embed
-        self.child = child()
+        self.action = CaseAccess(action)
+        self.child = child()._built()
     }
 
     /// Runs the child's reducer when `action` carries a child action and the child's state is present.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        guard let childAction = extract(action), state[keyPath: self.state] != nil else { return .none }
+        guard let childAction = self.action.extract(action), state[keyPath: self.state] != nil else { return .none }
         // Force-unwrapping is safe: checked just above, and nothing ran in between.
-        return child.reduce(into: &state[keyPath: self.state]!, action: childAction).map(embed)
+        let effect = child.reduce(into: &state[keyPath: self.state]!, action: childAction)
+        return effect.isNone ? .none : effect.map(self.action.embed)
     }
 }
 
+/// What a parent's action carries for one element of a collection of child
+/// features: the element's id and its action.
+///
+/// ```swift
+/// @CasePathable
+/// enum Action { case rows(IdentifiedAction<Row.State.ID, Row.Action>), addRow }
+///
+/// await store.send(.rows(.element(id: 3, action: .toggle)))
+/// ```
+public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
+    /// An action of the element with this id.
+    case element(id: ID, action: Action)
+}
+
+extension IdentifiedAction: Equatable where Action: Equatable {}
+
 /// Runs a child feature's reducer on the element of a collection that an
 /// action names by id. An action for an id no longer present is ignored.
-public struct ForEachReducer<State, Action: Sendable, Child: Reducer>: Reducer
+///
+/// ```swift
+/// ForEachReducer(state: \.rows, action: \.rows) { Row() }
+/// ```
+public struct ForEachReducer<State, Action: CasePathable & Sendable, Child: Reducer>: Reducer
 where Child.State: Identifiable, Child.State.ID: Sendable {
     let elements: WritableKeyPath<State, [Child.State]>
-    let extract: (Action) -> (Child.State.ID, Child.Action)?
-    let embed: @Sendable (Child.State.ID, Child.Action) -> Action
-    let child: Child
+    let action: CaseAccess<Action, IdentifiedAction<Child.State.ID, Child.Action>>
+    let child: any Reducer<Child.State, Child.Action>
 
     /// Runs `child` on the element of `elements` an action names by id.
     ///
     /// - Parameters:
     ///   - elements: Where the children's states live in the parent's.
-    ///   - extract: The element id and child action a parent action carries, if any.
-    ///   - embed: How an element's child action becomes a parent action.
-    ///   - child: The child's reducer.
-    public init(
-        state elements: WritableKeyPath<State, [Child.State]>,
-        action extract: @escaping (Action) -> (Child.State.ID, Child.Action)?,
-        embed: @escaping @Sendable (Child.State.ID, Child.Action) -> Action,
-        child: () -> Child
-    ) {
+    ///   - action: The parent's case that carries an element's id and action.
+    ///   - child: The child's reducer (built once, with its body).
+    public init<ChildState, ChildAction>(
+        state elements: WritableKeyPath<State, [ChildState]>,
+        action: ActionCase<Action, IdentifiedAction<ChildState.ID, ChildAction>>,
+        @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+    ) where ChildState == Child.State, ChildAction == Child.Action {
         self.elements = elements
-        self.extract = extract
-        self.embed = embed
-        self.child = child()
+        self.action = CaseAccess(action)
+        self.child = child()._built()
     }
 
     /// Runs the child's reducer on the element `action` names, if it is still in the collection.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        guard let (id, childAction) = extract(action),
+        guard case let .element(id, childAction)? = self.action.extract(action),
             let index = state[keyPath: elements].firstIndex(where: { $0.id == id })
         else { return .none }
-        let embed = self.embed
-        return child.reduce(into: &state[keyPath: elements][index], action: childAction).map { embed(id, $0) }
+        let effect = child.reduce(into: &state[keyPath: elements][index], action: childAction)
+        guard !effect.isNone else { return .none }
+        let embed = self.action.embed
+        return effect.map { embed(.element(id: id, action: $0)) }
     }
 }

@@ -47,7 +47,7 @@ public final class Store<State, Action: Sendable> {
     ) where R.State == State, R.Action == Action {
         let root = StoreRoot(
             initialState: initialState,
-            reducer: reducer(),
+            reducer: reducer()._built(),
             dependencies: DependencyValues.current.with {
                 // A store made inside a presented feature's effect is not that feature.
                 $0.presentedDismissal = nil
@@ -91,7 +91,7 @@ public final class Store<State, Action: Sendable> {
     }
 
     /// Sends `action`, then suspends while `predicate` holds for the state
-    /// (the seed's `ViewStore.send(_:while:)`). Cancelling the waiting task
+    /// (as TCA's `send(_:while:)`). Cancelling the waiting task
     /// cancels the effects the action started.
     ///
     /// ```swift
@@ -141,11 +141,73 @@ public final class Store<State, Action: Sendable> {
     /// actions are embedded into this store's. Effects run in the root store.
     ///
     /// ```swift
-    /// CounterView(store: store.scope(state: \.counter, action: AppFeature.Action.counter))
+    /// CounterView(store: store.scope(state: \.counter, action: \.counter))
     /// ```
     public func scope<ChildState, ChildAction: Sendable>(
         state keyPath: KeyPath<State, ChildState>,
-        action embed: @escaping @Sendable (ChildAction) -> Action
+        action: ActionCase<Action, ChildAction>
+    ) -> Store<ChildState, ChildAction> where Action: CasePathable {
+        scope(state: keyPath, embed: CaseAccess(action).embed(_:))
+    }
+
+    /// A store for a presented child feature (``Reducer/presenting(_:action:child:)``),
+    /// or `nil` while nothing is presented; what it sends reaches the child
+    /// as `.presented(action)`.
+    ///
+    /// ```swift
+    /// if let login = store.scope(state: \.login, action: \.login) {
+    ///     LoginView(store: login)
+    /// }
+    /// ```
+    ///
+    /// The child store keeps the last non-nil state it read, so a view that is
+    /// still on screen while its state goes away (a sheet animating out)
+    /// reads stale but valid state instead of crashing; what it sends
+    /// meanwhile is ignored.
+    public func scope<ChildState, ChildAction: Sendable>(
+        state keyPath: KeyPath<State, ChildState?>,
+        action: ActionCase<Action, PresentationAction<ChildAction>>
+    ) -> Store<ChildState, ChildAction>? where Action: CasePathable {
+        let embed = CaseAccess(action).embed(_:)
+        return scope(state: keyPath, embed: { embed(.presented($0)) })
+    }
+
+    /// A store for an optional child feature (``IfLet``), or `nil` while its
+    /// state is `nil`; it keeps the last state it read, as the other
+    /// optional scope does.
+    public func scope<ChildState, ChildAction: Sendable>(
+        state keyPath: KeyPath<State, ChildState?>,
+        action: ActionCase<Action, ChildAction>
+    ) -> Store<ChildState, ChildAction>? where Action: CasePathable {
+        scope(state: keyPath, embed: CaseAccess(action).embed(_:))
+    }
+
+    /// A store for each element of a collection of child features (``ForEachReducer``).
+    ///
+    /// ```swift
+    /// ForEach(store.scope(forEach: \.rows, action: \.rows), id: \.state.id) { RowView(store: $0) }
+    /// ```
+    public func scope<Element: Identifiable, ChildAction: Sendable>(
+        forEach keyPath: KeyPath<State, [Element]>,
+        action: ActionCase<Action, IdentifiedAction<Element.ID, ChildAction>>
+    ) -> [Store<Element, ChildAction>] where Element.ID: Sendable, Action: CasePathable {
+        let embed = CaseAccess(action).embed(_:)
+        return scope(forEach: keyPath) { id, action in embed(.element(id: id, action: action)) }
+    }
+
+    /// A store for each element of a stack of child features (``Reducer/stack(_:action:child:)``),
+    /// bottom first.
+    public func scope<Element: Identifiable, ChildAction: Sendable>(
+        forEach keyPath: KeyPath<State, [Element]>,
+        action: ActionCase<Action, StackAction<Element.ID, ChildAction>>
+    ) -> [Store<Element, ChildAction>] where Element.ID: Sendable, Action: CasePathable {
+        let embed = CaseAccess(action).embed(_:)
+        return scope(forEach: keyPath) { id, action in embed(.element(id: id, action: action)) }
+    }
+
+    private func scope<ChildState, ChildAction: Sendable>(
+        state keyPath: KeyPath<State, ChildState>,
+        embed: @escaping @Sendable (ChildAction) -> Action
     ) -> Store<ChildState, ChildAction> {
         let readState = self.readState
         let dispatch = self.dispatch
@@ -158,15 +220,9 @@ public final class Store<State, Action: Sendable> {
         )
     }
 
-    /// A store for an optional child feature, or `nil` while its state is `nil`.
-    ///
-    /// The child store keeps the last non-nil state it read, so a view that is
-    /// still on screen while its state goes away reads stale but valid state
-    /// instead of crashing. Actions sent to it meanwhile are ignored by
-    /// ``IfLet``.
-    public func scope<ChildState, ChildAction: Sendable>(
+    private func scope<ChildState, ChildAction: Sendable>(
         state keyPath: KeyPath<State, ChildState?>,
-        action embed: @escaping @Sendable (ChildAction) -> Action
+        embed: @escaping @Sendable (ChildAction) -> Action
     ) -> Store<ChildState, ChildAction>? {
         guard let initial = readState()[keyPath: keyPath] else { return nil }
         let readState = self.readState
@@ -189,15 +245,14 @@ public final class Store<State, Action: Sendable> {
         )
     }
 
-    /// A store for each element of a collection of child features, by id.
-    public func scope<Element: Identifiable, ChildAction: Sendable>(
+    private func scope<Element: Identifiable, ChildAction: Sendable>(
         forEach keyPath: KeyPath<State, [Element]>,
-        action embed: @escaping @Sendable (Element.ID, ChildAction) -> Action
+        embed: @escaping @Sendable (Element.ID, ChildAction) -> Action
     ) -> [Store<Element, ChildAction>] where Element.ID: Sendable {
         readState()[keyPath: keyPath].compactMap { element in
             let id = element.id
             let path: KeyPath<State, Element?> = keyPath.appending(path: \[Element].[id: id])
-            return scope(state: path, action: { embed(id, $0) })
+            return scope(state: path, embed: { embed(id, $0) })
         }
     }
 }
@@ -237,7 +292,7 @@ final class StoreRoot<State, Action: Sendable>: Observable {
 
     init(
         initialState: State,
-        reducer: some Reducer<State, Action>,
+        reducer: any Reducer<State, Action>,
         dependencies: DependencyValues,
         logger: Logger
     ) {

@@ -14,8 +14,8 @@
 ///         …
 /// ```
 ///
-/// Inside the effects of a child run by ``Reducer/presenting(_:action:embed:child:)-34mku``
-/// or ``Reducer/stack(_:action:embed:child:)``, it sends the parent the
+/// Inside the effects of a child run by ``Reducer/presenting(_:action:child:)``
+/// or ``Reducer/stack(_:action:child:)``, it sends the parent the
 /// child's dismissal, whatever value it is (the live one, a test's
 /// override). Anywhere else it runs its own closure: the live value reports
 /// the call and dismisses nothing.

@@ -1,20 +1,26 @@
-extension Reducer {
+extension Reducer where Action: CasePathable {
     /// Runs `child` on the optional state at `state` while it is presented
     /// (not `nil`): the child first, then this reducer's own logic, which
     /// sees the child's new state.
     ///
     /// ```swift
-    /// Reduce { state, action in
-    ///     switch action {
-    ///     case .settingsButtonTapped:
-    ///         state.settings = Settings.State()       // presents
-    ///         return .none
-    ///     case .settings:
-    ///         return .none
-    ///     }
+    /// @CasePathable
+    /// enum Action {
+    ///     case settings(PresentationAction<Settings.Action>)
+    ///     case settingsButtonTapped
     /// }
-    /// .presenting(\.settings, action: { if case let .settings(a) = $0 { a } else { nil } }, embed: Action.settings) {
-    ///     Settings()
+    ///
+    /// var body: some Reducer<State, Action> {
+    ///     Reduce { state, action in
+    ///         switch action {
+    ///         case .settingsButtonTapped:
+    ///             state.settings = Settings.State()       // presents
+    ///             return .none
+    ///         case .settings:
+    ///             return .none
+    ///         }
+    ///     }
+    ///     .presenting(\.settings, action: \.settings) { Settings() }
     /// }
     /// ```
     ///
@@ -32,57 +38,68 @@ extension Reducer {
     ///   other) that each present at the same key path cancel each other's
     ///   presented effects on dismissal. Give such children distinct state
     ///   types, or present from their parent.
-    public func presenting<Child: Reducer>(
-        _ state: WritableKeyPath<State, Child.State?> & Sendable,
-        action extract: @escaping (Action) -> PresentationAction<Child.Action>?,
-        embed: @escaping @Sendable (PresentationAction<Child.Action>) -> Action,
-        child: () -> Child
+    ///
+    /// - Parameters:
+    ///   - state: Where the child's state lives; `nil` while it is not presented.
+    ///   - action: The parent's case that carries the child's actions and its dismissal.
+    ///   - child: The child's reducer (built once, with its body).
+    public func presenting<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+        _ state: WritableKeyPath<State, ChildState?> & Sendable,
+        action: ActionCase<Action, PresentationAction<ChildAction>>,
+        @ReducerBuilder<ChildState, ChildAction> child: () -> Child
     ) -> PresentationReducer<Self, Child> {
-        PresentationReducer(
+        // Decided once: only Identifiable children can be told apart.
+        let identity: (ChildState) -> AnyHashable? =
+            if ChildState.self is any Identifiable.Type { identifier(of:) } else { { _ in nil } }
+        return PresentationReducer(
             parent: self,
             state: state,
-            extract: extract,
-            embed: embed,
-            child: child(),
-            identity: { _ in nil }
-        )
-    }
-
-    /// Runs `child` on the optional state at `state` while it is presented,
-    /// telling children apart by their ids (see the other overload).
-    public func presenting<Child: Reducer>(
-        _ state: WritableKeyPath<State, Child.State?> & Sendable,
-        action extract: @escaping (Action) -> PresentationAction<Child.Action>?,
-        embed: @escaping @Sendable (PresentationAction<Child.Action>) -> Action,
-        child: () -> Child
-    ) -> PresentationReducer<Self, Child> where Child.State: Identifiable {
-        PresentationReducer(
-            parent: self,
-            state: state,
-            extract: extract,
-            embed: embed,
-            child: child(),
-            identity: { AnyHashable($0.id) }
+            action: CaseAccess(action),
+            child: child()._built(),
+            identity: identity
         )
     }
 }
 
+/// The id of an `Identifiable` value, as a hashable value; `nil` for others.
+private func identifier<Value>(of value: Value) -> AnyHashable? {
+    guard let identifiable = value as? any Identifiable else { return nil }
+    return id(of: identifiable)
+}
+
+private func id<Value: Identifiable>(of value: Value) -> AnyHashable {
+    AnyHashable(value.id)
+}
+
 /// A parent feature with an optional child it presents and dismisses; made
-/// by ``Reducer/presenting(_:action:embed:child:)-34mku``.
-public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
-    let parent: Parent
+/// by ``Reducer/presenting(_:action:child:)``.
+public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer where Parent.Action: CasePathable {
+    let parent: any Reducer<Parent.State, Parent.Action>
     let state: WritableKeyPath<Parent.State, Child.State?> & Sendable
-    let extract: (Parent.Action) -> PresentationAction<Child.Action>?
-    let embed: @Sendable (PresentationAction<Child.Action>) -> Parent.Action
-    let child: Child
+    let action: CaseAccess<Parent.Action, PresentationAction<Child.Action>>
+    let child: any Reducer<Child.State, Child.Action>
     /// Tells two children apart (their ids), or `nil` when it cannot.
     let identity: (Child.State) -> AnyHashable?
 
+    init(
+        parent: Parent,
+        state: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+        action: CaseAccess<Parent.Action, PresentationAction<Child.Action>>,
+        child: any Reducer<Child.State, Child.Action>,
+        identity: @escaping (Child.State) -> AnyHashable?
+    ) {
+        self.parent = parent._built()
+        self.state = state
+        self.action = action
+        self.child = child
+        self.identity = identity
+    }
+
     /// Runs the child for its actions, then the parent, then dismisses and
-    /// cancels as described in ``Reducer/presenting(_:action:embed:child:)-34mku``.
+    /// cancels as described in ``Reducer/presenting(_:action:child:)``.
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let path = self.state
-        let presentation = extract(action)
+        let presentation = self.action.extract(action)
         // Key path accesses cost more than the rest: each is made once.
         let presented: AnyHashable?? = state[keyPath: path].map(identity)
         var childEffect = Effect<Parent.Action>.none
@@ -90,7 +107,7 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
             let effect = state[keyPath: path].modify { child.reduce(into: &$0, action: childAction) }
             // Most actions start nothing: no wrapping, so the store's cheap path stays open.
             if let effect, !effect.isNone {
-                let embed = self.embed
+                let embed = self.action.embed
                 childEffect =
                     effect
                     .map { embed(.presented($0)) }

@@ -2,6 +2,7 @@
 /// child's actions, or its dismissal.
 ///
 /// ```swift
+/// @CasePathable
 /// enum Action {
 ///     case settings(PresentationAction<Settings.Action>)
 ///     case settingsButtonTapped

@@ -2,6 +2,7 @@
 /// pushed on a navigation stack), each named by its state's id.
 ///
 /// ```swift
+/// @CasePathable
 /// enum Action {
 ///     case path(StackAction<Photo.ID, PhotoDetail.Action>)
 ///     case photoTapped(Photo)      // the parent pushes: state.path.append(…)
@@ -17,9 +18,16 @@ public enum StackAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
 
 extension StackAction: Equatable where Action: Equatable {}
 
-extension Reducer {
+extension Reducer where Action: CasePathable {
     /// Runs `child` on the element of the stack at `state` that an action
     /// names: the element first, then this reducer's own logic.
+    ///
+    /// ```swift
+    /// var body: some Reducer<State, Action> {
+    ///     Reduce { state, action in … }   // pushes with state.path.append(…)
+    ///         .stack(\.path, action: \.path) { PhotoDetail() }
+    /// }
+    /// ```
     ///
     /// - Push by appending to the stack in the parent's reducer; pop with
     ///   `.popFrom(id:)` (after the parent has seen it; elements the parent
@@ -28,30 +36,33 @@ extension Reducer {
     /// - An element's effects get a ``DismissEffect`` (`@Dependency(\.dismiss)`)
     ///   that pops it (and what is above it).
     /// - An action for an id no longer on the stack is ignored.
-    public func stack<Child: Reducer>(
-        _ state: WritableKeyPath<State, [Child.State]> & Sendable,
-        action extract: @escaping (Action) -> StackAction<Child.State.ID, Child.Action>?,
-        embed: @escaping @Sendable (StackAction<Child.State.ID, Child.Action>) -> Action,
-        child: () -> Child
-    ) -> StackReducer<Self, Child> where Child.State: Identifiable, Child.State.ID: Sendable {
-        StackReducer(parent: self, state: state, extract: extract, embed: embed, child: child())
+    ///
+    /// - Parameters:
+    ///   - state: Where the stack lives, bottom first.
+    ///   - action: The parent's case that carries the elements' actions and pops.
+    ///   - child: The elements' reducer (built once, with its body).
+    public func stack<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+        _ state: WritableKeyPath<State, [ChildState]> & Sendable,
+        action: ActionCase<Action, StackAction<ChildState.ID, ChildAction>>,
+        @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+    ) -> StackReducer<Self, Child> where ChildState: Identifiable, ChildState.ID: Sendable {
+        StackReducer(parent: self._built(), state: state, action: CaseAccess(action), child: child()._built())
     }
 }
 
 /// A parent feature with a stack of child features; made by
-/// ``Reducer/stack(_:action:embed:child:)``.
+/// ``Reducer/stack(_:action:child:)``.
 public struct StackReducer<Parent: Reducer, Child: Reducer>: Reducer
-where Child.State: Identifiable, Child.State.ID: Sendable {
-    let parent: Parent
+where Parent.Action: CasePathable, Child.State: Identifiable, Child.State.ID: Sendable {
+    let parent: any Reducer<Parent.State, Parent.Action>
     let state: WritableKeyPath<Parent.State, [Child.State]> & Sendable
-    let extract: (Parent.Action) -> StackAction<Child.State.ID, Child.Action>?
-    let embed: @Sendable (StackAction<Child.State.ID, Child.Action>) -> Parent.Action
-    let child: Child
+    let action: CaseAccess<Parent.Action, StackAction<Child.State.ID, Child.Action>>
+    let child: any Reducer<Child.State, Child.Action>
 
     /// Runs the element's reducer for its actions, then the parent, then pops
-    /// and cancels as described in ``Reducer/stack(_:action:embed:child:)``.
+    /// and cancels as described in ``Reducer/stack(_:action:child:)``.
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-        let stackAction = extract(action)
+        let stackAction = self.action.extract(action)
         let before = state[keyPath: self.state].map(\.id)
         var childEffect = Effect<Parent.Action>.none
         if case let .element(id, childAction) = stackAction,
@@ -59,9 +70,8 @@ where Child.State: Identifiable, Child.State.ID: Sendable {
         {
             let effect = child.reduce(into: &state[keyPath: self.state][index], action: childAction)
             // Most actions start nothing: no wrapping, so the store's cheap path stays open.
-            if case .none = effect.operation {
-            } else {
-                let embed = self.embed
+            if !effect.isNone {
+                let embed = self.action.embed
                 childEffect =
                     effect
                     .map { embed(.element(id: id, action: $0)) }

@@ -5,7 +5,8 @@ import Foundation
 struct SpacePhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spacephotos",
-        abstract: "The Baseline example app: the seed systems rebuilt on Baseline, with their own local server.",
+        abstract:
+            "The Baseline example app: a login, an HTTP tour, to-dos, a fact counter and space photos, with their own local server.",
         discussion: """
             Without a subcommand, on a terminal: the app (`app`); without a terminal \
             (a pipe, CI): the narrated demo (`demo`).

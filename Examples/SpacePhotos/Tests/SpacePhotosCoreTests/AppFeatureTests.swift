@@ -15,28 +15,32 @@ struct AppFeatureTests {
     let member = User(id: User.ID(rawValue: "astro"), nickname: "Astro", birthday: Date(timeIntervalSince1970: 0))
     let logOuts = LockedValue(0)
 
-    /// A store whose stored session is checked with `restore`; logging out
-    /// is counted. Logging in is not overridden: a test that logs in says so.
+    /// A store whose stored session is checked with `restore` (what the
+    /// session client finds in it: ``SessionCheck/checking(restore:forget:)``);
+    /// logging out is counted. Logging in is not overridden: a test that
+    /// logs in says so.
     func makeStore(
         _ state: AppFeature.State = AppFeature.State(),
         restore: @escaping @Sendable () async throws -> User? = unimplemented("restore"),
         logIn: (@Sendable (User.ID, String) async throws -> Void)? = nil,
         logOut: (@Sendable () async throws -> Void)? = nil
-    ) -> TestStore<AppFeature.State, AppFeature.Action> {
+    ) async throws -> TestStore<AppFeature.State, AppFeature.Action> {
         let logOuts = logOuts
+        let logOut = logOut ?? { logOuts.withLock { $0 += 1 } }
+        let dependencies = try await AppFixture().dependencies()
         return TestStore(initialState: state) {
-            AppFeature(logger: LogRecorder().logger())
+            AppFeature(dependencies: dependencies, logger: LogRecorder().logger())
         } withDependencies: {
-            $0.session.restore = restore
+            $0.session.check = { await SessionCheck.checking(restore: restore, forget: logOut) }
             if let logIn { $0.session.logIn = logIn }
-            $0.session.logOut = logOut ?? { logOuts.withLock { $0 += 1 } }
+            $0.session.logOut = logOut
         }
     }
 
-    @Test func withoutAStoredSessionTheLoginScreenIsPresented() async {
-        let store = makeStore(restore: { nil })
+    @Test func withoutAStoredSessionTheLoginScreenIsPresented() async throws {
+        let store = try await makeStore(restore: { nil })
         await store.send(.start)
-        await store.receive(.sessionChecked(.absent)) {
+        await store.receive(.sessionChecked(.signedOut)) {
             $0.screen = .login
             $0.login = LoginFeature.State()
         }
@@ -44,19 +48,20 @@ struct AppFeatureTests {
         #expect(logOuts.current == 0)
     }
 
-    @Test func aStoredSessionTheServerAcceptsGoesStraightIn() async {
-        let store = makeStore(restore: { [member] in member })
+    @Test func aStoredSessionTheServerAcceptsGoesStraightIn() async throws {
+        let store = try await makeStore(restore: { [member] in member })
         await store.send(.start)
-        await store.receive(.sessionChecked(.valid)) {
+        await store.receive(.sessionChecked(.signedIn(member))) {
             $0.screen = .main
             $0.sessionNumber = 1
+            $0.profile = ProfileFeature.State(id: 1)
         }
         await store.finish()
     }
 
-    @Test func aSessionTheServerRefusesIsForgottenAndTheLoginScreenSaysWhy() async {
+    @Test func aSessionTheServerRefusesIsForgottenAndTheLoginScreenSaysWhy() async throws {
         let refused = HTTPClientError.authenticationFailed(.refreshFailed(underlying: LoginError.invalidCredentials))
-        let store = makeStore(restore: { throw refused })
+        let store = try await makeStore(restore: { throw refused })
         await store.send(.start)
         await store.receive(.sessionChecked(.ended)) {
             $0.screen = .login
@@ -66,57 +71,51 @@ struct AppFeatureTests {
         #expect(logOuts.current == 1)
     }
 
-    @Test func anUnreachableServerCanBeRetriedAndKeepsTheSession() async {
+    @Test func anUnreachableServerCanBeRetriedAndKeepsTheSession() async throws {
         let answers = LockedValue<[Result<User?, any Error>]>([
             .failure(HTTPClientError.transport(underlying: URLError(.cannotConnectToHost))),
             .success(member),
         ])
-        let store = makeStore(restore: { try answers.withLock { $0.removeFirst() }.get() })
+        let store = try await makeStore(restore: { try answers.withLock { $0.removeFirst() }.get() })
         await store.send(.start)
-        await store.receive(
-            .sessionChecked(
-                .unavailable(
-                    "The server cannot be reached (\(ErrorMessage.line(for: URLError(.cannotConnectToHost)))). Check that it runs, then retry."
-                )
-            )
-        ) {
+        await store.receive(.sessionChecked(.offline(reason: ErrorMessage.line(for: URLError(.cannotConnectToHost))))) {
             $0.screen = .unavailable(
                 "The server cannot be reached (\(ErrorMessage.line(for: URLError(.cannotConnectToHost)))). Check that it runs, then retry."
             )
         }
         await store.send(.start) { $0.screen = .launching }
-        await store.receive(.sessionChecked(.valid)) {
+        await store.receive(.sessionChecked(.signedIn(member))) {
             $0.screen = .main
             $0.sessionNumber = 1
+            $0.profile = ProfileFeature.State(id: 1)
         }
         await store.finish()
         #expect(logOuts.current == 0, "an unreachable server is no reason to forget the session")
     }
 
-    @Test func aRefreshThatCannotReachTheServerIsUnreachableToo() async {
+    @Test func aRefreshThatCannotReachTheServerIsUnreachableToo() async throws {
         let refresh = HTTPClientError.authenticationFailed(
             .refreshFailed(underlying: LoginError.networkUnreachable(reason: "refused"))
         )
-        let store = makeStore(restore: { throw refresh })
+        let store = try await makeStore(restore: { throw refresh })
         let message = "The server cannot be reached (refused). Check that it runs, then retry."
         await store.send(.start)
-        await store.receive(.sessionChecked(.unavailable(message))) { $0.screen = .unavailable(message) }
+        await store.receive(.sessionChecked(.offline(reason: "refused"))) { $0.screen = .unavailable(message) }
         await store.finish()
     }
 
     @Test func aServerErrorAtLaunchKeepsTheSession() async throws {
         let failure = HTTPClientError.unacceptableStatus(HTTPResponse(status: .serviceUnavailable), body: Data())
-        let store = makeStore(restore: { throw failure })
+        let store = try await makeStore(restore: { throw failure })
         store.exhaustivity = .off
         await store.send(.start)
-        await store.receive(
-            .sessionChecked(
-                .unavailable(
-                    "The server could not check your session (\(ErrorMessage.line(for: failure))). Retry in a moment."
-                )
-            )
-        )
-        guard case .unavailable = store.state.screen else {
+        await store.receive(.sessionChecked(.failed(ErrorMessage.line(for: failure))))
+        guard
+            case .unavailable(
+                "The server could not check your session (\(ErrorMessage.line(for: failure))). Retry in a moment."
+            ) =
+                store.state.screen
+        else {
             Issue.record("expected the unavailable screen, got \(store.state.screen)")
             return
         }
@@ -125,7 +124,7 @@ struct AppFeatureTests {
 
     @Test func theLoginScreenDismissesItselfOnSuccessAndTheMainScreenShows() async throws {
         let logIn = ControllableCall<Credentials, Void>()
-        let store = makeStore(
+        let store = try await makeStore(
             AppFeature.State(screen: .login, login: LoginFeature.State(), tab: .profile),
             logIn: { try await logIn(Credentials(id: $0, password: $1)) }
         )
@@ -140,12 +139,13 @@ struct AppFeatureTests {
             $0.screen = .main
             $0.tab = .photos
             $0.sessionNumber = 1
+            $0.profile = ProfileFeature.State(id: 1)
         }
         await store.finish()
     }
 
     @Test func aFailedLoginStaysOnTheLoginScreen() async throws {
-        let store = makeStore(
+        let store = try await makeStore(
             AppFeature.State(screen: .login, login: LoginFeature.State(id: "astro", password: "wrong")),
             logIn: { _, _ in throw LoginError.invalidCredentials }
         )
@@ -159,7 +159,7 @@ struct AppFeatureTests {
 
     @Test func aLoginInFlightEndsWithTheLoginScreen() async throws {
         let logIn = ControllableCall<Credentials, Void>()
-        let store = makeStore(
+        let store = try await makeStore(
             AppFeature.State(screen: .login, login: LoginFeature.State(id: "astro", password: "secret")),
             restore: { nil },
             logIn: { try await logIn(Credentials(id: $0, password: $1)) }
@@ -171,7 +171,7 @@ struct AppFeatureTests {
             $0.screen = .launching
             $0.login = nil
         }
-        await store.receive(.sessionChecked(.absent)) {
+        await store.receive(.sessionChecked(.signedOut)) {
             $0.screen = .login
             $0.login = LoginFeature.State()
         }
@@ -179,22 +179,25 @@ struct AppFeatureTests {
         #expect(call.isCancelled)
     }
 
-    @Test func loggingOutPresentsAFreshLoginScreen() async {
-        let store = makeStore(AppFeature.State(screen: .main, tab: .profile, sessionNumber: 1))
+    @Test func loggingOutPresentsAFreshLoginScreen() async throws {
+        let store = try await makeStore(
+            AppFeature.State(screen: .main, tab: .profile, profile: ProfileFeature.State(id: 1), sessionNumber: 1)
+        )
         await store.send(.logOutButtonTapped) { $0.isLoggingOut = true }
         await store.send(.logOutButtonTapped)  // a second tap while it runs does nothing
         await store.receive(.logOutFinished(errorMessage: nil)) {
             $0.isLoggingOut = false
             $0.screen = .login
             $0.login = LoginFeature.State()
+            $0.profile = nil
         }
         await store.finish()
         #expect(logOuts.current == 1)
     }
 
-    @Test func aFailedLogOutSaysWhyAndStays() async {
+    @Test func aFailedLogOutSaysWhyAndStays() async throws {
         struct DiskFull: Error {}
-        let store = makeStore(AppFeature.State(screen: .main, sessionNumber: 1), logOut: { throw DiskFull() })
+        let store = try await makeStore(AppFeature.State(screen: .main, sessionNumber: 1), logOut: { throw DiskFull() })
         await store.send(.logOutButtonTapped) { $0.isLoggingOut = true }
         let message = ErrorMessage.line("Logging out failed", DiskFull())
         await store.receive(.logOutFinished(errorMessage: message)) {
@@ -204,17 +207,17 @@ struct AppFeatureTests {
         await store.finish()
     }
 
-    @Test func aDismissalOfNoLoginScreenChangesNothing() async {
-        let store = makeStore(AppFeature.State(screen: .main, sessionNumber: 1))
+    @Test func aDismissalOfNoLoginScreenChangesNothing() async throws {
+        let store = try await makeStore(AppFeature.State(screen: .main, sessionNumber: 1))
         await store.send(.login(.dismiss))
         await store.send(.login(.presented(.loginButtonTapped)))
     }
 
-    @Test func theTabIsBoundAndQuittingIsConfirmedOrCancelled() async {
-        let store = makeStore(AppFeature.State(screen: .main, sessionNumber: 1))
+    @Test func theTabIsBoundAndQuittingIsConfirmedOrCancelled() async throws {
+        let saving = SavedPhotos.State(saves: [1: Date(timeIntervalSince1970: 0)], lastSave: 1)
+        let store = try await makeStore(AppFeature.State(screen: .main, saved: saving, sessionNumber: 1))
         await store.send(.binding(.set(\.tab, .todos))) { $0.tab = .todos }
-        let saving: Set<Int> = [1]
-        await store.send(.quitRequested(during: saving)) { $0.quitRequest = saving }
-        await store.send(.quitCancelled) { $0.quitRequest = nil }
+        await store.send(.quitTapped) { $0.quit = .asking(during: [1]) }
+        await store.send(.quitCancelled) { $0.quit = nil }
     }
 }

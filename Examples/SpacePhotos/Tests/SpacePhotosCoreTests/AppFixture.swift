@@ -6,11 +6,11 @@ import BaselineTesting
 import Foundation
 import SpacePhotosCore
 
-/// An ``AppModel``'s dependencies made of doubles: in-memory databases, a
-/// stub transport for images, and sessions, logins and photos the test
-/// controls.
+/// The app's dependencies made of doubles: in-memory databases, a stub
+/// transport for images, and sessions, logins and photos the test controls.
 struct AppFixture: Sendable {
-    /// What `restoreSession` answers, in order; an empty script answers nil.
+    /// What restoring the stored session answers, in order (a session
+    /// check classifies it); an empty script answers nil.
     let sessions = LockedValue<[Result<User?, any Error>]>([])
     let logOuts = LockedValue(0)
     let auth = AuthServiceDouble()
@@ -45,14 +45,21 @@ struct AppFixture: Sendable {
         )
         let todos = try await SQLiteDatabase.inMemory(migrator: TodoSchema.migrator)
         let saved = try await SQLiteDatabase.inMemory(migrator: SavedPhotoSchema.migrator)
+        let auth = self.auth
         return AppDependencies(
-            auth: auth,
-            restoreSession: {
-                let next = sessions.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                return try next?.get()
-            },
-            logOut: { logOuts.withLock { $0 += 1 } },
-            fetchMember: { member },
+            session: SessionClient(
+                check: {
+                    await SessionCheck.checking {
+                        let next = sessions.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                        return try next?.get()
+                    } forget: {
+                        logOuts.withLock { $0 += 1 }
+                    }
+                },
+                logIn: { id, password in try await auth.logIn(for: id, with: password) },
+                logOut: { logOuts.withLock { $0 += 1 } },
+                member: { member }
+            ),
             photoSource: PhotoSource(
                 randomDates: { _ in photos.map(\.date) },
                 photo: { date in

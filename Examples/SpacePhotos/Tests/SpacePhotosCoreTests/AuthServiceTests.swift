@@ -3,6 +3,8 @@ import Foundation
 import SpacePhotosCore
 import Testing
 
+@testable import spacephotos
+
 @Suite("AuthService", .timeLimit(.minutes(1)))
 struct AuthServiceTests {
     let directory: TemporaryDirectory
@@ -88,7 +90,7 @@ struct AuthServiceTests {
     }
 
     @Test func withoutATokenThereIsNoMember() async throws {
-        await #expect(throws: AuthServiceError.notLoggedIn) { try await service.currentMember() }
+        await #expect(throws: SessionError.notLoggedIn) { try await service.currentMember() }
         #expect(member.callCount == 0)
     }
 

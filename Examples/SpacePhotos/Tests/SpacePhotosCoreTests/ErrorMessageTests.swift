@@ -1,4 +1,5 @@
 import BaselineHTTP
+import BaselineStore
 import BaselineTesting
 import Foundation
 import HTTPTypes
@@ -11,8 +12,10 @@ import Testing
 @Suite("Error messages the app shows", .timeLimit(.minutes(1)))
 struct ErrorMessageTests {
     func catalogMessage(_ client: HTTPClient) async -> String? {
-        let catalog = PhotoCatalog(source: .live(client: client), count: 3)
-        await catalog.updateItems()
+        let catalog = Store(initialState: PhotoCatalog.State()) {
+            PhotoCatalog(source: .live(client: client), count: 3)
+        }
+        await catalog.send(.updateItems).finish()
         return catalog.errorMessage
     }
 

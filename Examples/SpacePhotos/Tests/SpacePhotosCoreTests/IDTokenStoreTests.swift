@@ -4,6 +4,8 @@ import Foundation
 import SpacePhotosCore
 import Testing
 
+@testable import spacephotos
+
 @Suite("IDTokenStore")
 struct IDTokenStoreTests {
     let directory: TemporaryDirectory

@@ -5,7 +5,7 @@ import SpacePhotosCore
 import Testing
 
 /// An auth service whose logins are controlled by the test.
-struct AuthServiceDouble: AuthServiceProtocol {
+struct AuthServiceDouble: Sendable {
     let logIn = ControllableCall<Credentials, Void>()
 
     func logIn(for id: User.ID, with password: String) async throws {
@@ -51,7 +51,7 @@ struct LoginFeatureTests {
         }
     }
 
-    // The seed's tests: one message per kind of failure.
+    // One message per kind of failure.
 
     @Test(arguments: [
         (LoginError.invalidCredentials as any Error, LoginErrorMessage.invalidCredentials),

@@ -1,4 +1,5 @@
 import BaselineConcurrency
+import BaselineStore
 import BaselineTesting
 import Foundation
 import SpacePhotosCore
@@ -22,14 +23,24 @@ struct PhotoCatalogTests {
     }
 
     /// A catalog whose n-th load asks for `batches[n]`.
-    func catalog(_ batches: [[Date]], width: Int = 4) -> PhotoCatalog {
+    func catalog(_ batches: [[Date]], width: Int = 4) -> TestStore<PhotoCatalog.State, PhotoCatalog.Action> {
         let loads = LockedValue(batches[...])
         let photo = self.photo
         let source = PhotoSource(
             randomDates: { _ in loads.withLock { $0.popFirst() ?? [] } },
             photo: { date in try await photo(date) }
         )
-        return PhotoCatalog(source: source, count: batches.first?.count ?? 0, maximumConcurrentFetches: width)
+        return Self.store(
+            PhotoCatalog(source: source, count: batches.first?.count ?? 0, maximumConcurrentFetches: width)
+        )
+    }
+
+    /// A test store of `catalog` that checks only what a test states: the
+    /// tests look at the state a load leaves, not at each progress step.
+    static func store(_ catalog: PhotoCatalog) -> TestStore<PhotoCatalog.State, PhotoCatalog.Action> {
+        let store = TestStore(initialState: PhotoCatalog.State()) { catalog }
+        store.exhaustivity = .off
+        return store
     }
 
     /// The next `count` photo requests, in the order they started.
@@ -42,20 +53,21 @@ struct PhotoCatalogTests {
     @Test func keepsTheSourcesOrderWhateverOrderTheAnswersArriveIn() async throws {
         let days = (1...4).map(Self.day)
         let catalog = catalog([days])
-        let load = Task { await catalog.updateItems() }
+        let load = await catalog.send(.updateItems)
         let calls = try await calls(4)
-        #expect(catalog.isLoading)
+        #expect(catalog.state.isLoading)
         for call in calls.reversed() { call.resume(returning: Self.photo(for: call.arguments)) }
-        await load.value
-        #expect(catalog.items.map(\.date) == days)
-        #expect(catalog.failedCount == 0)
-        #expect(catalog.isLoading == false)
+        await load.finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.items.map(\.date) == days)
+        #expect(catalog.state.failedCount == 0)
+        #expect(catalog.state.isLoading == false)
     }
 
     @Test func skipsFailedPhotosAndSaysHowManyFailed() async throws {
         let days = (1...5).map(Self.day)
         let catalog = catalog([days], width: 5)
-        let load = Task { await catalog.updateItems() }
+        let load = await catalog.send(.updateItems)
         for call in try await calls(5) {
             if call.arguments == Self.day(2) || call.arguments == Self.day(4) {
                 call.resume(throwing: URLError(.badServerResponse))
@@ -63,16 +75,17 @@ struct PhotoCatalogTests {
                 call.resume(returning: Self.photo(for: call.arguments))
             }
         }
-        await load.value
-        #expect(catalog.items.map(\.date) == [Self.day(1), Self.day(3), Self.day(5)])
-        #expect(catalog.failedCount == 2)
-        #expect(catalog.errorMessage == nil)
+        await load.finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.items.map(\.date) == [Self.day(1), Self.day(3), Self.day(5)])
+        #expect(catalog.state.failedCount == 2)
+        #expect(catalog.state.errorMessage == nil)
     }
 
     @Test func runsAtMostTheConfiguredNumberOfRequestsAtOnce() async throws {
         let days = (1...6).map(Self.day)
         let catalog = catalog([days], width: 2)
-        let load = Task { await catalog.updateItems() }
+        let load = await catalog.send(.updateItems)
         var pending = try await calls(2)
         for answered in 1...days.count {
             let call = pending.removeFirst()
@@ -81,46 +94,51 @@ struct PhotoCatalogTests {
             if answered <= days.count - 2 { pending.append(try await photo.nextCall()) }
             #expect(photo.callCount - answered <= 2, "started minus answered never exceeds the width")
         }
-        await load.value
-        #expect(catalog.items.map(\.date) == days)
+        await load.finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.items.map(\.date) == days)
     }
 
-    @Test func cancellingTheCallerCancelsTheOutstandingRequestsAndKeepsTheList() async throws {
+    @Test func cancellingCancelsTheOutstandingRequestsAndKeepsTheList() async throws {
         let first = (1...2).map(Self.day)
         let catalog = catalog([first, (3...6).map(Self.day)], width: 2)
-        let initial = Task { await catalog.updateItems() }
+        let initial = await catalog.send(.updateItems)
         for call in try await calls(2) { call.resume(returning: Self.photo(for: call.arguments)) }
-        await initial.value
+        await initial.finish()
+        catalog.skipReceivedActions()
 
-        let load = Task { await catalog.updateItems() }
+        let load = await catalog.send(.updateItems)
         let calls = try await calls(2)
-        load.cancel()
-        await load.value
+        await catalog.send(.cancel)
+        await load.finish()
+        catalog.skipReceivedActions()
         #expect(calls.allSatisfy { $0.isCancelled })
         #expect(photo.callCount == 4, "no request starts after the cancellation")
-        #expect(catalog.items.map(\.date) == first)
-        #expect(catalog.isLoading == false)
-        #expect(catalog.failedCount == 0)
+        #expect(catalog.state.items.map(\.date) == first)
+        #expect(catalog.state.isLoading == false)
+        #expect(catalog.state.failedCount == 0)
     }
 
     @Test func aRefreshDuringALoadSupersedesIt() async throws {
         let first = (1...2).map(Self.day)
         let second = (3...4).map(Self.day)
         let catalog = catalog([first, second])
-        let load = Task { await catalog.updateItems() }
+        let load = await catalog.send(.updateItems)
         let firstCalls = try await calls(2)
 
-        let refresh = Task { await catalog.updateItems() }
-        await load.value
+        let refresh = await catalog.send(.updateItems)
+        await load.finish()
+        catalog.skipReceivedActions()
         #expect(firstCalls.allSatisfy { $0.isCancelled }, "the superseded load's requests are cancelled")
-        #expect(catalog.items.isEmpty, "nothing of the superseded load is shown")
-        #expect(catalog.isLoading, "the refresh is still running")
+        #expect(catalog.state.items.isEmpty, "nothing of the superseded load is shown")
+        #expect(catalog.state.isLoading, "the refresh is still running")
 
         let secondCalls = try await calls(2)
         for call in secondCalls { call.resume(returning: Self.photo(for: call.arguments)) }
-        await refresh.value
-        #expect(catalog.items.map(\.date) == second)
-        #expect(catalog.isLoading == false)
+        await refresh.finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.items.map(\.date) == second)
+        #expect(catalog.state.isLoading == false)
     }
 
     @Test func aSupersededLoadThatFinishesLateChangesNothing() async throws {
@@ -139,14 +157,16 @@ struct PhotoCatalogTests {
                 return PhotoCatalogTests.photo(for: date)
             }
         )
-        let catalog = PhotoCatalog(source: source, count: 2)
-        let load = Task { await catalog.updateItems() }
+        let catalog = Self.store(PhotoCatalog(source: source, count: 2))
+        let load = await catalog.send(.updateItems)
         let late = [try await gate.nextCall(), try await gate.nextCall()]
-        await catalog.updateItems()
-        #expect(catalog.items.map(\.date) == second)
+        await catalog.send(.updateItems).finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.items.map(\.date) == second)
         for call in late { call.resume(returning: Self.photo(for: call.arguments)) }
-        await load.value
-        #expect(catalog.items.map(\.date) == second)
+        await load.finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.items.map(\.date) == second)
     }
 
     @Test func aFailedListOfDaysKeepsTheItemsAndSaysWhy() async throws {
@@ -164,31 +184,40 @@ struct PhotoCatalogTests {
             },
             photo: { date in try await photo(date) }
         )
-        let catalog = PhotoCatalog(source: source, count: 1)
-        let load = Task { await catalog.updateItems() }
+        let catalog = Self.store(PhotoCatalog(source: source, count: 1))
+        let load = await catalog.send(.updateItems)
         try await calls(1)[0].resume(returning: Self.photo(for: days[0]))
-        await load.value
+        await load.finish()
+        catalog.skipReceivedActions()
 
-        await catalog.updateItems()
-        #expect(catalog.items.map(\.date) == days)
-        #expect(catalog.errorMessage != nil)
-        #expect(catalog.isLoading == false)
+        await catalog.send(.updateItems).finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.items.map(\.date) == days)
+        #expect(catalog.state.errorMessage != nil)
+        #expect(catalog.state.isLoading == false)
     }
 
     @Test func progressCountsAnswersAndFailuresWhileLoading() async throws {
         let days = (1...3).map(Self.day)
         let catalog = catalog([days], width: 3)
-        #expect(catalog.progress == nil)
-        let load = Task { await catalog.updateItems() }
+        #expect(catalog.state.progress == nil)
+        let load = await catalog.send(.updateItems)
         let calls = try await calls(3)
-        try await waitUntil(catalog) { $0.progress == LoadProgress(completed: 0, total: 3, failed: 0) }
+        await catalog.receive(.progressed(LoadProgress(completed: 0, total: 3, failed: 0))) {
+            $0.progress = LoadProgress(completed: 0, total: 3, failed: 0)
+        }
         calls[0].resume(returning: Self.photo(for: calls[0].arguments))
-        try await waitUntil(catalog) { $0.progress == LoadProgress(completed: 1, total: 3, failed: 0) }
+        await catalog.receive(.progressed(LoadProgress(completed: 1, total: 3, failed: 0))) {
+            $0.progress = LoadProgress(completed: 1, total: 3, failed: 0)
+        }
         calls[1].resume(throwing: URLError(.badServerResponse))
-        try await waitUntil(catalog) { $0.progress == LoadProgress(completed: 2, total: 3, failed: 1) }
+        await catalog.receive(.progressed(LoadProgress(completed: 2, total: 3, failed: 1))) {
+            $0.progress = LoadProgress(completed: 2, total: 3, failed: 1)
+        }
         calls[2].resume(returning: Self.photo(for: calls[2].arguments))
-        await load.value
-        #expect(catalog.progress == nil)
-        #expect(catalog.failedCount == 1)
+        await load.finish()
+        catalog.skipReceivedActions()
+        #expect(catalog.state.progress == nil)
+        #expect(catalog.state.failedCount == 1)
     }
 }

@@ -1,5 +1,6 @@
 import BaselineConcurrency
 import BaselinePersistence
+import BaselineStore
 import BaselineTesting
 import Foundation
 import SpacePhotosCore
@@ -33,34 +34,45 @@ struct SavedPhotosTests {
         try await SavedPhotoRepository.open(at: directory.url.appendingPathComponent("saved.sqlite"))
     }
 
-    func model(_ repository: SavedPhotoRepository) -> SavedPhotos {
+    /// The saved photos on `repository`, checking only what a test states
+    /// (the database's observation answers when it likes).
+    func model(_ repository: SavedPhotoRepository) -> TestStore<SavedPhotos.State, SavedPhotos.Action> {
         let download = self.download
-        return SavedPhotos(repository: repository) { url in
-            let image = try await download(url)
-            return (image.data, image.mediaType)
+        let store = TestStore(initialState: SavedPhotos.State()) {
+            SavedPhotos(repository: repository) { url in
+                let image = try await download(url)
+                return (image.data, image.mediaType)
+            }
         }
+        store.exhaustivity = .off
+        return store
     }
 
     @Test func savingShowsProgressThenTheSavedList() async throws {
         let repository = try await repository()
         let saved = model(repository)
-        try await waitUntil(saved) { $0.isLoaded }
-        #expect(saved.isSaving(Self.photo) == false)
+        let observation = await saved.send(.observe)
+        defer { observation.cancel() }
+        await saved.receive(.photosChanged([])) { $0.isLoaded = true }
+        #expect(saved.state.isSaving(Self.photo) == false)
 
-        let saving = Task { await saved.save(Self.photo) }
+        let saving = await saved.send(.save(Self.photo))
         let call = try await download.nextCall()
         #expect(call.arguments == Self.photo.url)
-        #expect(saved.isSaving(Self.photo), "the button is disabled while the save runs")
-        #expect(await saved.save(Self.photo) == false, "a second tap does nothing")
+        #expect(saved.state.isSaving(Self.photo), "the button is disabled while the save runs")
+        await saved.send(.save(Self.photo))
+        #expect(saved.state.lastSave == 1, "a second tap does nothing")
         #expect(download.callCount == 1)
 
         call.resume(returning: Self.png)
-        #expect(await saving.value)
-        #expect(saved.isSaving(Self.photo) == false)
-        try await waitUntil(saved) { $0.isSaved(Self.photo) }
-        #expect(saved.photos.map(\.photo) == [Self.photo])
-        #expect(saved.photos.first?.mediaType == "image/png")
-        #expect(saved.photos.first?.imageByteCount == Self.png.data.count)
+        await saving.finish()
+        await saved.receive(.saveFinished(1, errorMessage: nil))
+        #expect(saved.state.isSaving(Self.photo) == false)
+        await saved.receive(.photosChanged(try await repository.all()))
+        #expect(saved.state.isSaved(Self.photo))
+        #expect(saved.state.photos.map(\.photo) == [Self.photo])
+        #expect(saved.state.photos.first?.mediaType == "image/png")
+        #expect(saved.state.photos.first?.imageByteCount == Self.png.data.count)
         #expect(try await repository.imageData(for: Self.photo.id) == Self.png.data)
     }
 
@@ -68,43 +80,72 @@ struct SavedPhotosTests {
         let repository = try await repository()
         try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
         let saved = model(repository)
-        try await waitUntil(saved) { $0.photos.count == 1 }
-        #expect(await saved.unsave(Self.photo))
-        try await waitUntil(saved) { $0.photos.isEmpty }
+        let observation = await saved.send(.observe)
+        defer { observation.cancel() }
+        await saved.receive(.photosChanged(try await repository.all()))
+        #expect(saved.state.photos.count == 1)
+        await saved.send(.unsave(Self.photo)).finish()
+        await saved.receive(.photosChanged([]))
+        #expect(saved.state.photos.isEmpty)
+        #expect(saved.state.errorMessage == nil)
         #expect(try await repository.imageData(for: Self.photo.id) == nil)
+    }
+
+    @Test func removingTheSelectedPhotoSelectsTheOneBelow() async throws {
+        let repository = try await repository()
+        let other = SpacePhoto(
+            title: "Other",
+            description: "",
+            date: Date(timeIntervalSince1970: 0),
+            url: URL(fileURLWithPath: "/images/other.jpg")
+        )
+        try await repository.save(other, image: Data([1]), mediaType: "image/jpeg")
+        try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
+        let saved = model(repository)
+        let observation = await saved.send(.observe)
+        defer { observation.cancel() }
+        await saved.receive(.photosChanged(try await repository.all()))
+        #expect(saved.state.selectedPhoto?.photo == Self.photo, "the first, most recently saved")
+        await saved.send(.removeSelectedTapped).finish()
+        #expect(saved.state.selection.id == other.id)
+        await saved.receive(.photosChanged(try await repository.all()))
+        #expect(saved.state.selectedPhoto?.photo == other)
     }
 
     @Test func aFailedDownloadSavesNothingAndSaysWhy() async throws {
         let repository = try await repository()
         let saved = model(repository)
-        let saving = Task { await saved.save(Self.photo) }
+        let saving = await saved.send(.save(Self.photo))
         try await download.nextCall().resume(throwing: URLError(.notConnectedToInternet))
-        #expect(await saving.value == false)
-        #expect(saved.errorMessage != nil)
-        #expect(saved.isSaving(Self.photo) == false)
+        await saving.finish()
+        saved.skipReceivedActions()
+        #expect(saved.state.errorMessage != nil)
+        #expect(saved.state.isSaving(Self.photo) == false)
         #expect(try await repository.all().isEmpty)
     }
 
     @Test func anEmptyImageIsRefused() async throws {
         let repository = try await repository()
         let saved = model(repository)
-        let saving = Task { await saved.save(Self.photo) }
+        let saving = await saved.send(.save(Self.photo))
         try await download.nextCall().resume(returning: Image(data: Data(), mediaType: "image/png"))
-        #expect(await saving.value == false)
-        #expect(saved.errorMessage == SavedPhotoError.emptyImage.description)
+        await saving.finish()
+        saved.skipReceivedActions()
+        #expect(saved.state.errorMessage == SavedPhotoError.emptyImage.description)
         #expect(try await repository.all().isEmpty)
     }
 
     @Test func aCancelledSaveStoresNothingAndShowsNoError() async throws {
         let repository = try await repository()
         let saved = model(repository)
-        let saving = Task { await saved.save(Self.photo) }
+        let saving = await saved.send(.save(Self.photo))
         let call = try await download.nextCall()
-        saving.cancel()
-        #expect(await saving.value == false)
+        await saved.send(.cancelSaves)
+        await saving.finish()
+        saved.skipReceivedActions()
         #expect(call.isCancelled)
-        #expect(saved.errorMessage == nil)
-        #expect(saved.isSaving(Self.photo) == false)
+        #expect(saved.state.errorMessage == nil)
+        #expect(saved.state.isSaving(Self.photo) == false)
         #expect(try await repository.all().isEmpty)
     }
 

@@ -15,8 +15,7 @@ struct SessionTokensTests {
         directory = try TemporaryDirectory()
         let refresh = refresh
         tokens = SessionTokens(
-            idTokens: IDTokenStore(fileURL: directory.url.appendingPathComponent("id-token.json")),
-            refreshTokenFile: directory.url.appendingPathComponent("refresh-token.json"),
+            directory: directory.url,
             refresh: { try await refresh($0) },
             logger: LogRecorder().logger()
         )
@@ -68,7 +67,7 @@ struct SessionTokensTests {
         try await tokens.clear()
         call.resume(returning: Self.grant("id-2", "refresh-2"))
 
-        await #expect(throws: AuthServiceError.notLoggedIn) { try await task.value }
+        await #expect(throws: SessionError.notLoggedIn) { try await task.value }
         #expect(try await tokens.accessToken() == nil)
         #expect(try await tokens.refreshTokenForTesting() == nil)
         #expect(await tokens.refreshCount == 0)
@@ -82,7 +81,7 @@ struct SessionTokensTests {
         try await tokens.save(Self.grant("luna-1", "luna-refresh-1"))
         call.resume(returning: Self.grant("astro-2", "astro-refresh-2"))
 
-        await #expect(throws: AuthServiceError.notLoggedIn) { try await task.value }
+        await #expect(throws: SessionError.notLoggedIn) { try await task.value }
         #expect(try await tokens.accessToken() == "luna-1")
         #expect(try await tokens.refreshTokenForTesting() == RefreshToken(rawValue: "luna-refresh-1"))
     }
@@ -112,7 +111,7 @@ struct SessionTokensTests {
     }
 
     @Test func aRefreshWithoutARefreshTokenAsksForALogin() async throws {
-        await #expect(throws: AuthServiceError.notLoggedIn) {
+        await #expect(throws: SessionError.notLoggedIn) {
             try await tokens.refreshAccessToken(rejected: "id-1")
         }
         #expect(refresh.callCount == 0)

@@ -17,7 +17,7 @@ struct SpacePhotoTests {
         return Data(("{" + fields.map { "\"\($0)\": \($1)" }.joined(separator: ", ") + "}").utf8)
     }
 
-    @Test func decodesTheSeedsJSON() throws {
+    @Test func decodesAPODsJSON() throws {
         let photo = try decoder.decode(SpacePhoto.self, from: json())
         #expect(photo.title == "Orion at Dusk")
         #expect(photo.description == "A nebula over the hills.")
@@ -60,7 +60,7 @@ struct SpacePhotoTests {
         #expect(first.map(PhotoDay.string(from:)) == "0001-01-01")
     }
 
-    @Test func encodingRoundTripsWithTheSeedsKeys() throws {
+    @Test func encodingRoundTripsWithAPODsKeys() throws {
         let photo = try decoder.decode(SpacePhoto.self, from: json())
         let data = try JSONEncoder().encode(photo)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])

@@ -33,20 +33,20 @@ struct AppSessionIntegrationTests {
         }
     }
 
-    func logIn(_ app: AppModel) async throws {
-        await app.store.send(.start).finish()
-        let presented = app.store.scope(state: \.login, action: { .login(.presented($0)) })
+    func logIn(_ app: Store<AppFeature.State, AppFeature.Action>) async throws {
+        await app.send(.start).finish()
+        let presented = app.scope(state: \.login, action: \.login)
         let login = try #require(presented)
         login.binding(\.id).value = "astro"
         login.binding(\.password).value = "stardust-42"
         await login.send(.loginButtonTapped).finish()
-        #expect(app.store.screen == .main)
+        #expect(app.screen == .main)
     }
 
     @Test func theAppsFilesAreTheUsersOnly() async throws {
         try await withServer(configure()) { server in
             try await logIn(
-                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+                AppFeature.store(try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
             )
         }
         func mode(_ name: String) throws -> Int? {
@@ -62,16 +62,16 @@ struct AppSessionIntegrationTests {
     @Test func theNextStartGoesStraightInAndAnExpiredTokenIsRefreshed() async throws {
         try await withServer(configure()) { server in
             try await logIn(
-                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+                AppFeature.store(try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
             )
         }
         let firstToken = try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json"))
 
         // A restart within the hour: straight in, with the same token.
         try await withServer(configure()) { server in
-            let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
-            await app.store.send(.start).finish()
-            #expect(app.store.screen == .main)
+            let app = AppFeature.store(try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            await app.send(.start).finish()
+            #expect(app.screen == .main)
         }
         #expect(try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json")) == firstToken)
 
@@ -79,9 +79,9 @@ struct AppSessionIntegrationTests {
         // a new one with the refresh token the server kept.
         clock.advance(by: 3_601)
         try await withServer(configure()) { server in
-            let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
-            await app.store.send(.start).finish()
-            #expect(app.store.screen == .main)
+            let app = AppFeature.store(try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            await app.send(.start).finish()
+            #expect(app.screen == .main)
         }
         #expect(try Data(contentsOf: dataDirectory.appendingPathComponent("id-token.json")) != firstToken)
     }
@@ -89,16 +89,16 @@ struct AppSessionIntegrationTests {
     @Test func aSessionTheServerCannotRefreshEndsWithTheLoginScreen() async throws {
         try await withServer(configure(keepsRefreshTokens: false)) { server in
             try await logIn(
-                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+                AppFeature.store(try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
             )
         }
         clock.advance(by: 3_601)
         // The server restarted without its refresh tokens: the session is over.
         try await withServer(configure(keepsRefreshTokens: false)) { server in
-            let app = AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
-            await app.store.send(.start).finish()
-            #expect(app.store.screen == .login)
-            #expect(app.store.login?.notice == AppFeature.sessionEndedNotice)
+            let app = AppFeature.store(try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+            await app.send(.start).finish()
+            #expect(app.screen == .login)
+            #expect(app.login?.notice == AppFeature.sessionEndedNotice)
         }
         #expect(!FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("id-token.json").path))
     }
@@ -106,17 +106,17 @@ struct AppSessionIntegrationTests {
     @Test func anUnreachableServerKeepsTheSession() async throws {
         try await withServer(configure()) { server in
             try await logIn(
-                AppModel(dependencies: try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
+                AppFeature.store(try await .live(serverURL: server.baseURL, dataDirectory: dataDirectory))
             )
         }
         clock.advance(by: 3_601)
         // Port 1 on loopback: nothing listens there.
-        let app = AppModel(
-            dependencies: try await .live(serverURL: URL(string: "http://127.0.0.1:1")!, dataDirectory: dataDirectory)
+        let app = AppFeature.store(
+            try await .live(serverURL: URL(string: "http://127.0.0.1:1")!, dataDirectory: dataDirectory)
         )
-        await app.store.send(.start).finish()
-        guard case .unavailable = app.store.screen else {
-            Issue.record("expected the unavailable screen, got \(app.store.screen)")
+        await app.send(.start).finish()
+        guard case .unavailable = app.screen else {
+            Issue.record("expected the unavailable screen, got \(app.screen)")
             return
         }
         #expect(FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("id-token.json").path))

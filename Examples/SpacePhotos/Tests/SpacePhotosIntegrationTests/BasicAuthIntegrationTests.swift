@@ -87,7 +87,7 @@ struct BasicAuthIntegrationTests {
     }
 
     @Test func aSessionDelegateAnswersTheChallenge() async throws {
-        // Seed 001's task delegate: no Authorization up front; the server's
+        // A task delegate's way: no Authorization up front; the server's
         // challenge is answered with the member's credentials.
         try await withServer { server in
             let astro = DemoUser.demo

@@ -1,6 +1,7 @@
 import BaselineConcurrency
 import BaselineHTTP
 import BaselineImages
+import BaselineStore
 import BaselineTesting
 import Foundation
 import SpacePhotosCore
@@ -19,12 +20,14 @@ struct CatalogIntegrationTests {
             let days = try await api.randomDates(count: 50, seed: 7)
             #expect(days.count == 50)
             #expect(Set(days).count == 50)
-            let catalog = PhotoCatalog(
-                source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
-                count: 50,
-                maximumConcurrentFetches: 8
-            )
-            await catalog.updateItems()
+            let catalog = Store(initialState: PhotoCatalog.State()) {
+                PhotoCatalog(
+                    source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                    count: 50,
+                    maximumConcurrentFetches: 8
+                )
+            }
+            await catalog.send(.updateItems).finish()
             #expect(catalog.items.map(\.date) == days)
             #expect(catalog.failedCount == 0)
             #expect(
@@ -38,11 +41,13 @@ struct CatalogIntegrationTests {
         try await withServer({ $0.failingPhotoDates = Set(failing) }) { server in
             let api = PhotoAPI(client: server.client)
             let days = (["2000-05-05"] + failing + ["2003-03-03"]).compactMap(PhotoDay.date(from:))
-            let catalog = PhotoCatalog(
-                source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
-                count: 4
-            )
-            await catalog.updateItems()
+            let catalog = Store(initialState: PhotoCatalog.State()) {
+                PhotoCatalog(
+                    source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                    count: 4
+                )
+            }
+            await catalog.send(.updateItems).finish()
             #expect(catalog.items.map(\.day) == ["2000-05-05", "2003-03-03"])
             #expect(catalog.failedCount == 2)
         }
@@ -109,17 +114,31 @@ struct CatalogIntegrationTests {
             let repository = try await SavedPhotoRepository.open(
                 at: directory.url.appendingPathComponent("saved.sqlite")
             )
-            let saved = SavedPhotos(repository: repository, pipeline: ImagePipeline(client: server.client))
-            #expect(await saved.save(photo))
-            try await waitUntil(saved) { $0.isSaved(photo) }
+            let pipeline = ImagePipeline(client: server.client)
+            let saved = Store(initialState: SavedPhotos.State()) {
+                SavedPhotos(repository: repository, pipeline: pipeline)
+            }
+            let observation = saved.send(.observe)
+            defer { observation.cancel() }
+            await saved.send(.save(photo)).finish()
+            #expect(saved.errorMessage == nil)
+            try await waitUntil(saved) { $0.state.isSaved(photo) }
             let entry = try #require(saved.photos.first)
             #expect(["image/png", "image/jpeg"].contains(entry.mediaType))
             let stored = try #require(try await repository.imageData(for: photo.id))
             let served = try await server.client.send(Request<Data>.get(photo.url.path)).value
             #expect(stored == served)
 
-            #expect(await saved.unsave(photo))
+            await saved.send(.unsave(photo)).finish()
+            #expect(saved.errorMessage == nil)
             try await waitUntil(saved) { $0.photos.isEmpty }
+
+            // The saved image, decoded from the database through the saved photos' pipeline.
+            await saved.send(.save(photo)).finish()
+            try await waitUntil(saved) { $0.state.isSaved(photo) }
+            let again = try #require(saved.photos.first)
+            let image = try await repository.imagePipeline().image(for: ImageRequest(again.imageURL, size: 64))
+            #expect(max(image.width, image.height) <= 64)
         }
     }
 }

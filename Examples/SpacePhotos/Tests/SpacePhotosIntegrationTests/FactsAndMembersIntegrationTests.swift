@@ -6,6 +6,8 @@ import SpacePhotosCore
 import SpacePhotosServer
 import Testing
 
+@testable import spacephotos
+
 @Suite("Facts and the member screen over HTTP", .timeLimit(.minutes(2)))
 struct FactsAndMembersIntegrationTests {
     @Test func theServerAnswersFactsAndItsKnobsWork() async throws {
@@ -69,14 +71,16 @@ struct FactsAndMembersIntegrationTests {
             try await tokens.update(
                 AuthAPI(client: client).logIn(for: User.ID(rawValue: astro.id), with: astro.password)
             )
-            let model = MemberScreenModel(
-                api: APIClient(client: client, tokenStore: tokens),
-                factClient: .live(client: client)
-            )
-            await model.load()
-            #expect(model.member?.nickname == astro.nickname)
-            #expect(model.fact?.isEmpty == false)
-            #expect(model.errorMessage == nil)
+            let api = APIClient(client: client, tokenStore: tokens)
+            let profile = Store(initialState: ProfileFeature.State(id: 1)) {
+                ProfileFeature(factClient: .live(client: client))
+            } withDependencies: {
+                $0.session.member = { try await api.response(for: MemberAPI.getMember(using: api)) }
+            }
+            await profile.send(.load).finish()
+            #expect(profile.member?.nickname == astro.nickname)
+            #expect(profile.fact?.isEmpty == false)
+            #expect(profile.errorMessage == nil)
         }
     }
 }

@@ -8,6 +8,8 @@ import SpacePhotosCore
 import SpacePhotosServer
 import Testing
 
+@testable import spacephotos
+
 @Suite("Login over HTTP", .timeLimit(.minutes(2)))
 struct LoginIntegrationTests {
     let astro = DemoUser.demo

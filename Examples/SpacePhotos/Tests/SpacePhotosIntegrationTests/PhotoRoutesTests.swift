@@ -40,7 +40,7 @@ struct PhotoRoutesTests {
             let response = try await Self.photo("2024-03-15", on: server)
             #expect(response.status == .ok)
             #expect(response.headerFields[.contentType]?.hasPrefix("application/json") == true)
-            // Exactly the seed's four fields.
+            // Exactly APOD's four fields.
             let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: String])
             #expect(Set(object.keys) == ["title", "explanation", "date", "url"])
 

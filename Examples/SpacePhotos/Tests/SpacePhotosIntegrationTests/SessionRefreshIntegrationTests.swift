@@ -5,6 +5,8 @@ import SpacePhotosCore
 import SpacePhotosServer
 import Testing
 
+@testable import spacephotos
+
 /// The login flow on the authentication middleware: a rejected ID token is
 /// refreshed through `POST /auth/refresh`, once for every request waiting.
 @Suite("Session tokens on BearerAuthentication (real server)", .timeLimit(.minutes(1)))
@@ -21,8 +23,7 @@ struct SessionRefreshIntegrationTests {
         let plain = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
         let authAPI = AuthAPI(client: plain)
         let tokens = SessionTokens(
-            idTokens: IDTokenStore(fileURL: directory.url.appendingPathComponent("id-token.json")),
-            refreshTokenFile: directory.url.appendingPathComponent("refresh-token.json"),
+            directory: directory.url,
             authAPI: authAPI
         )
         let authed = HTTPClient(
@@ -44,7 +45,7 @@ struct SessionRefreshIntegrationTests {
             let session = try session(server)
             try await session.auth.logIn(for: User.ID(rawValue: "astro"), with: "stardust-42")
             // The stored ID token stops being valid (as an expired one would).
-            try await session.tokens.idTokens.update(IDToken(rawValue: "v1.expired.token"))
+            try await session.tokens.replaceIDTokenForTesting(IDToken(rawValue: "v1.expired.token"))
 
             let members = session.members
             let nicknames = try await withThrowingTaskGroup(of: String.self) { group in
@@ -62,7 +63,7 @@ struct SessionRefreshIntegrationTests {
         try await withServer { server in
             let session = try session(server)
             try await session.auth.logIn(for: User.ID(rawValue: "astro"), with: "stardust-42")
-            try await session.tokens.idTokens.update(IDToken(rawValue: "v1.expired.token"))
+            try await session.tokens.replaceIDTokenForTesting(IDToken(rawValue: "v1.expired.token"))
             // Another device used the refresh token first: the server rotated it.
             let stolen = try #require(try await session.tokens.refreshTokenForTesting())
             _ = try await AuthAPI(client: server.client).refresh(stolen)
@@ -84,7 +85,7 @@ struct SessionRefreshIntegrationTests {
             try await session.auth.logIn(for: User.ID(rawValue: "luna"), with: "moonwalk-1969")
             #expect(try await session.auth.currentMember().id == User.ID(rawValue: "luna"))
             try await session.auth.logOut()
-            await #expect(throws: AuthServiceError.notLoggedIn) { try await session.auth.currentMember() }
+            await #expect(throws: SessionError.notLoggedIn) { try await session.auth.currentMember() }
             #expect(try await session.tokens.refreshTokenForTesting() == nil)
         }
     }

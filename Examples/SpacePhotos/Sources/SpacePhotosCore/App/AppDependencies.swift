@@ -5,19 +5,12 @@ import Foundation
 import GRDB
 import Logging
 
-/// What the app's model is built on: the server's APIs, the stores on disk,
-/// and the image pipeline, as closures and values so tests put doubles in.
+/// What the app's features are built on: the session, the server's
+/// catalog, the stores on disk and the image pipeline, as closures and
+/// values so tests put doubles in.
 public struct AppDependencies: Sendable {
-    /// Logs in (the login screen's service).
-    public var auth: any AuthServiceProtocol
-    /// The member of the stored session, checked with the server (an
-    /// expired ID token is refreshed on the way); `nil` when no session is
-    /// stored.
-    public var restoreSession: @Sendable () async throws -> User?
-    /// Forgets the stored session.
-    public var logOut: @Sendable () async throws -> Void
-    /// The logged-in member, for the profile.
-    public var fetchMember: @Sendable () async throws -> User
+    /// The session: check, log in, log out, the member.
+    public var session: SessionClient
     /// The catalog's photos.
     public var photoSource: PhotoSource
     /// Images, cached.
@@ -32,20 +25,14 @@ public struct AppDependencies: Sendable {
     /// Dependencies from the given services and stores, as tests assemble them;
     /// ``live(serverURL:dataDirectory:imageCache:logger:)`` builds the real ones.
     public init(
-        auth: any AuthServiceProtocol,
-        restoreSession: @escaping @Sendable () async throws -> User?,
-        logOut: @escaping @Sendable () async throws -> Void,
-        fetchMember: @escaping @Sendable () async throws -> User,
+        session: SessionClient,
         photoSource: PhotoSource,
         pipeline: ImagePipeline,
         savedPhotos: SavedPhotoRepository,
         todos: TodoRepository,
         facts: FactClient
     ) {
-        self.auth = auth
-        self.restoreSession = restoreSession
-        self.logOut = logOut
-        self.fetchMember = fetchMember
+        self.session = session
         self.photoSource = photoSource
         self.pipeline = pipeline
         self.savedPhotos = savedPhotos
@@ -79,13 +66,8 @@ extension AppDependencies {
         )
         let client = HTTPClient(baseURL: serverURL)
         let authAPI = AuthAPI(client: client)
-        let tokens = SessionTokens(
-            idTokens: IDTokenStore(fileURL: dataDirectory.appendingPathComponent("id-token.json")),
-            refreshTokenFile: dataDirectory.appendingPathComponent("refresh-token.json"),
-            authAPI: authAPI
-        )
+        let tokens = SessionTokens(directory: dataDirectory, authAPI: authAPI)
         let memberClient = HTTPClient(baseURL: serverURL, middleware: [BearerAuthentication(provider: tokens)])
-        let auth = AuthService(authAPI: authAPI, memberAPI: MemberAPI(client: memberClient), tokens: tokens)
 
         var configuration = ImagePipeline.Configuration()
         if let imageCache {
@@ -106,13 +88,7 @@ extension AppDependencies {
             configuration: database
         )
         return AppDependencies(
-            auth: auth,
-            restoreSession: {
-                guard try await tokens.accessToken() != nil else { return nil }
-                return try await auth.currentMember()
-            },
-            logOut: { try await auth.logOut() },
-            fetchMember: { try await auth.currentMember() },
+            session: .live(tokens: tokens, authAPI: authAPI, memberAPI: MemberAPI(client: memberClient)),
             photoSource: .live(client: client),
             pipeline: ImagePipeline(client: client, configuration: configuration),
             savedPhotos: saved,

@@ -1,34 +1,44 @@
-import BaselineHTTP
 import BaselineStore
 import Logging
 
-/// The app's navigation as a feature: which screen shows, the login screen
-/// presented over it, the main screen's tab, and the quit confirmation.
+/// The whole app as one feature: which screen shows, the login screen
+/// presented over it, every tab's state, this session's profile, and the
+/// quit question. Any UI binds to its store (SwiftUI's `App`, the terminal).
 ///
 /// ```swift
+/// let store = AppFeature.store(dependencies)
 /// switch store.screen {
 /// case .launching: ProgressView()
 /// case .unavailable(let message): RetryView(message) { store.send(.start) }
 /// case .login:
-///     if let login = store.scope(state: \.login, action: { .login(.presented($0)) }) {
+///     if let login = store.scope(state: \.login, action: \.login) {
 ///         LoginView(store: login)
 ///     }
-/// case .main: TabView(selection: Binding(store.binding(\.tab))) { … }
+/// case .main:
+///     TabView(selection: Binding(store.binding(\.tab))) {
+///         PhotosView(store: store.scope(state: \.photos, action: \.photos))
+///         …
+///     }
 /// }
 /// .task { await store.send(.start).finish() }
 /// ```
 ///
-/// - **Start:** a stored session goes straight to the main screen once the
-///   server accepts it (an expired ID token is refreshed on the way);
-///   without one, or when the server refuses it (401, 403, a refresh token
-///   it rejects), the login screen shows. Any other failure (the server
-///   unreachable, a 5xx, an answer that makes no sense) is
-///   ``Screen/unavailable(_:)``, with a retry: it is no reason to forget
-///   the session.
+/// - **Start:** ``SessionClient/check`` says what the stored session is
+///   worth. Signed in goes straight to the main screen; signed out, or a
+///   session the server refused, shows the login screen; a server that
+///   cannot be reached or cannot check is ``Screen/unavailable(_:)``, with a
+///   retry: it is no reason to forget the session.
 /// - **Login** is a presented ``LoginFeature``: its dismissal (a successful
 ///   login) shows the main screen. Its effects end with it.
+/// - **The tabs** are children that outlive sessions: ``PhotoBrowser``,
+///   ``SavedPhotos`` (the Saved tab, and every save), ``TodoList``,
+///   ``FactCounter``. The **profile** (``ProfileFeature``) belongs to one
+///   session: each entry to the main screen presents a new one, and leaving
+///   it dismisses it, with its requests.
 /// - **Log out** forgets the session and presents a fresh login screen.
-/// - **Quit** is confirmed first while work runs; ``AppModel`` knows the work.
+/// - **Quit** (``Action/quitTapped``) is decided here: at once when no
+///   photo is being saved, else ``State/quit`` asks first, until the saves
+///   it asked about end (a later save does not bring the question back).
 public struct AppFeature: Reducer {
     /// The screens of the app.
     public enum Screen: Equatable, Sendable {
@@ -42,7 +52,15 @@ public struct AppFeature: Reducer {
         case main
     }
 
-    /// What the app shows.
+    /// Where quitting stands, once asked for.
+    public enum Quit: Equatable, Sendable {
+        /// The user is asked to confirm: these saves would be lost.
+        case asking(during: Set<Int>)
+        /// The app ends now.
+        case confirmed
+    }
+
+    /// Every screen's state.
     public struct State: Equatable, Sendable {
         /// What shows now.
         public var screen: Screen
@@ -50,39 +68,62 @@ public struct AppFeature: Reducer {
         public var login: LoginFeature.State?
         /// The main screen's tab (bound).
         public var tab: AppTab
+        /// The Photos tab.
+        public var photos: PhotoBrowser.State
+        /// The Saved tab, and the saves running.
+        public var saved: SavedPhotos.State
+        /// The To-dos tab.
+        public var todos: TodoList.State
+        /// The Counter tab.
+        public var counter: FactCounter.State
+        /// The Profile tab: this session's, presented while ``screen`` is ``Screen/main``.
+        public var profile: ProfileFeature.State?
+        /// Counts the logged-in sessions: each entry to the main screen is a new one.
+        public var sessionNumber: Int
         /// What went wrong with the last log out, if it failed.
         public var logOutErrorMessage: String?
         /// Whether a log out is in flight (another tap does nothing).
         public var isLoggingOut: Bool
-        /// The saves quitting would lose (``SavedPhotos/runningSaves``), when
-        /// quitting was asked for while they ran; `nil` otherwise. The
-        /// question stands while one of them still runs.
-        public var quitRequest: Set<Int>?
-        /// Counts the logged-in sessions: each entry to the main screen is a
-        /// new one, and what belongs to a session (the profile) is made anew.
-        public var sessionNumber: Int
+        /// Where quitting stands; `nil` until it is asked for.
+        public var quit: Quit?
 
         /// The app as it starts: checking the stored session.
         public init(
             screen: Screen = .launching,
             login: LoginFeature.State? = nil,
             tab: AppTab = .photos,
+            photos: PhotoBrowser.State = PhotoBrowser.State(),
+            saved: SavedPhotos.State = SavedPhotos.State(),
+            todos: TodoList.State = TodoList.State(),
+            counter: FactCounter.State = FactCounter.State(),
+            profile: ProfileFeature.State? = nil,
+            sessionNumber: Int = 0,
             logOutErrorMessage: String? = nil,
             isLoggingOut: Bool = false,
-            quitRequest: Set<Int>? = nil,
-            sessionNumber: Int = 0
+            quit: Quit? = nil
         ) {
             self.screen = screen
             self.login = login
             self.tab = tab
+            self.photos = photos
+            self.saved = saved
+            self.todos = todos
+            self.counter = counter
+            self.profile = profile
+            self.sessionNumber = sessionNumber
             self.logOutErrorMessage = logOutErrorMessage
             self.isLoggingOut = isLoggingOut
-            self.quitRequest = quitRequest
-            self.sessionNumber = sessionNumber
+            self.quit = quit
+        }
+
+        /// Whether the user is asked to confirm quitting.
+        public var isConfirmingQuit: Bool {
+            if case .asking = quit { true } else { false }
         }
     }
 
     /// What the app's screens can do.
+    @CasePathable
     public enum Action: BindableAction, Equatable, Sendable {
         /// A bound field changed (the tab).
         case binding(BindingAction<State>)
@@ -96,207 +137,167 @@ public struct AppFeature: Reducer {
         case logOutFinished(errorMessage: String?)
         /// The login screen's actions and its dismissal.
         case login(PresentationAction<LoginFeature.Action>)
-        /// Asks to quit while these saves run: the confirmation shows.
-        case quitRequested(during: Set<Int>)
-        /// The user chose not to quit, or nothing is left to lose.
+        /// The Photos tab's actions.
+        case photos(PhotoBrowser.Action)
+        /// The Saved tab's and the saves' actions.
+        case saved(SavedPhotos.Action)
+        /// The To-dos tab's actions.
+        case todos(TodoList.Action)
+        /// The Counter tab's actions.
+        case counter(FactCounter.Action)
+        /// The profile's actions and its dismissal.
+        case profile(PresentationAction<ProfileFeature.Action>)
+        /// Asks to quit: at once when no photo is being saved, else the question shows.
+        case quitTapped
+        /// The user chose to quit anyway: the running saves are dropped.
+        case quitConfirmed
+        /// The user chose not to quit.
         case quitCancelled
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
-    }
-
-    /// What checking the stored session found.
-    public enum SessionCheck: Equatable, Sendable {
-        /// The server accepted it.
-        case valid
-        /// None is stored.
-        case absent
-        /// The server refused it; it has been forgotten.
-        case ended
-        /// It could not be checked; the message says why.
-        case unavailable(String)
     }
 
     /// The notice over a login screen shown because the session ended.
     public static let sessionEndedNotice = "Your session has ended. Log in again."
 
+    @Dependency(\.session) var session
+    let dependencies: AppDependencies
     let logger: Logger
 
-    /// The app's feature; the login screen logs its failures to `logger`.
-    public init(logger: Logger = Logger(label: "spacephotos.login")) {
+    enum CancelID { case sessionCheck }
+
+    /// The app's feature on `dependencies`; the login screen logs its failures to `logger`.
+    public init(dependencies: AppDependencies, logger: Logger = Logger(label: "spacephotos.login")) {
+        self.dependencies = dependencies
         self.logger = logger
     }
 
-    /// Runs the presented login screen, then the app's own logic.
-    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        Navigation()
-            .presenting(
-                \.login,
-                action: { if case let .login(action) = $0 { action } else { nil } },
-                embed: Action.login
-            ) {
-                LoginFeature(logger: logger)
-            }
-            .reduce(into: &state, action: action)
+    /// A store of the app on `dependencies` (its session among them),
+    /// showing ``Screen/launching`` until it is sent ``Action/start``.
+    @MainActor
+    public static func store(
+        _ dependencies: AppDependencies,
+        logger: Logger = Logger(label: "spacephotos.login")
+    ) -> Store<State, Action> {
+        Store(initialState: State()) {
+            AppFeature(dependencies: dependencies, logger: logger)
+        } withDependencies: {
+            $0.session = dependencies.session
+        }
     }
 
-    /// The app's own logic, with the login screen's state as a plain field.
-    struct Navigation: Reducer {
-        @Dependency(\.session) var session
-
-        enum CancelID { case sessionCheck }
-
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
-            switch action {
-            case .binding:
-                return BindingReducer().reduce(into: &state, action: action)
-
-            case .start:
-                state.screen = .launching
-                state.login = nil
-                state.isLoggingOut = false
-                return .run(name: "check the stored session") { [session] send in
-                    await send(.sessionChecked(await AppFeature.check(session)))
-                }
-                .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
-
-            case .sessionChecked(.valid):
-                enterMain(&state)
-                return .none
-
-            case .sessionChecked(.absent):
-                presentLogin(&state, notice: nil)
-                return .none
-
-            case .sessionChecked(.ended):
-                presentLogin(&state, notice: AppFeature.sessionEndedNotice)
-                return .none
-
-            case let .sessionChecked(.unavailable(message)):
-                state.screen = .unavailable(message)
-                return .none
-
-            case .logOutButtonTapped:
-                guard !state.isLoggingOut else { return .none }
-                state.isLoggingOut = true
-                state.logOutErrorMessage = nil
-                return .run(name: "log out") { [session] send in
-                    do {
-                        try await session.logOut()
-                        await send(.logOutFinished(errorMessage: nil))
-                    } catch is CancellationError {
-                        return
-                    } catch {
-                        await send(.logOutFinished(errorMessage: ErrorMessage.line("Logging out failed", error)))
-                    }
-                }
-
-            case .logOutFinished(errorMessage: nil):
-                state.isLoggingOut = false
-                presentLogin(&state, notice: nil)
-                return .none
-
-            case let .logOutFinished(errorMessage: message?):
-                state.isLoggingOut = false
-                state.logOutErrorMessage = message
-                return .none
-
-            case .login(.dismiss):
-                // The login screen has no way back: it dismisses itself once
-                // logged in, and that is its only dismissal. One that arrives
-                // while it is not presented means nothing.
-                guard state.login != nil else { return .none }
-                enterMain(&state)
-                return .none
-
-            case .login(.presented):
-                return .none
-
-            case let .quitRequested(saves):
-                state.quitRequest = saves
-                return .none
-
-            case .quitCancelled:
-                state.quitRequest = nil
-                return .none
+    /// The tabs, then the app's own logic (which sees what they changed),
+    /// with the login screen and the profile presented.
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Scope(state: \.photos, action: \.photos) {
+            PhotoBrowser(catalog: PhotoCatalog(source: dependencies.photoSource))
+        }
+        Scope(state: \.saved, action: \.saved) {
+            SavedPhotos(repository: dependencies.savedPhotos, pipeline: dependencies.pipeline)
+        }
+        Scope(state: \.todos, action: \.todos) { TodoList(repository: dependencies.todos) }
+        Scope(state: \.counter, action: \.counter) { FactCounter(factClient: dependencies.facts) }
+        Reduce { state, action in
+            let effect = navigate(&state, action)
+            if case let .asking(saves) = state.quit, saves.isDisjoint(with: state.saved.runningSaves) {
+                // The saves it asked about are over: nothing is left to lose.
+                state.quit = nil
             }
+            return effect
         }
+        .presenting(\.login, action: \.login) { LoginFeature(logger: logger) }
+        .presenting(\.profile, action: \.profile) { ProfileFeature(factClient: dependencies.facts) }
+    }
 
-        private func presentLogin(_ state: inout State, notice: String?) {
-            state.isLoggingOut = false
-            state.login = LoginFeature.State(notice: notice)
-            state.screen = .login
-        }
-
-        private func enterMain(_ state: inout State) {
+    private func navigate(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .start:
+            state.screen = .launching
             state.login = nil
-            state.logOutErrorMessage = nil
-            state.tab = .photos
-            state.sessionNumber += 1
-            state.screen = .main
-        }
-    }
-
-    /// Checks the stored session with the server; a refused one is forgotten.
-    static func check(_ session: SessionClient) async -> SessionCheck {
-        do {
-            return try await session.restore() != nil ? .valid : .absent
-        } catch  where isRefusal(error) {
-            // Expired and not refreshable, or revoked: forget it and log in again.
-            try? await session.logOut()
-            return .ended
-        } catch  where isUnreachable(error) {
-            return .unavailable("The server cannot be reached (\(reason(error))). Check that it runs, then retry.")
-        } catch {
-            return .unavailable(
-                "The server could not check your session (\(ErrorMessage.line(for: error))). Retry in a moment."
-            )
-        }
-    }
-
-    /// Whether `error` is the server refusing the session: a 401 or 403, a
-    /// refresh it rejected, or no session stored.
-    static func isRefusal(_ error: any Error) -> Bool {
-        switch error {
-        case let HTTPClientError.unacceptableStatus(head, _):
-            return head.status == .unauthorized || head.status == .forbidden
-        case let HTTPClientError.authenticationFailed(.refreshFailed(underlying)):
-            return isRefusal(underlying)
-        case LoginError.invalidCredentials, AuthServiceError.notLoggedIn:
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// Whether `error` says the server could not be reached, as opposed to
-    /// the server refusing the session.
-    static func isUnreachable(_ error: any Error) -> Bool {
-        switch error {
-        case let error as HTTPClientError:
-            switch error {
-            case .transport, .timedOut: return true
-            case let .authenticationFailed(.refreshFailed(underlying)),
-                let .authenticationFailed(.tokenUnavailable(underlying)):
-                return isUnreachable(underlying)
-            default: return false
+            state.isLoggingOut = false
+            return .run(name: "check the stored session") { [session] send in
+                await send(.sessionChecked(await session.check()))
             }
-        case let error as LoginError:
-            if case .networkUnreachable = error { return true }
-            return false
-        default:
-            return false
+            .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
+
+        case .sessionChecked(.signedIn):
+            enterMain(&state)
+            return .none
+
+        case .sessionChecked(.signedOut):
+            presentLogin(&state, notice: nil)
+            return .none
+
+        case .sessionChecked(.ended):
+            presentLogin(&state, notice: Self.sessionEndedNotice)
+            return .none
+
+        case let .sessionChecked(.offline(reason)):
+            state.screen = .unavailable("The server cannot be reached (\(reason)). Check that it runs, then retry.")
+            return .none
+
+        case let .sessionChecked(.failed(message)):
+            state.screen = .unavailable("The server could not check your session (\(message)). Retry in a moment.")
+            return .none
+
+        case .logOutButtonTapped:
+            guard !state.isLoggingOut else { return .none }
+            state.isLoggingOut = true
+            state.logOutErrorMessage = nil
+            return .run(name: "log out") { [session] send in
+                try await session.logOut()
+                await send(.logOutFinished(errorMessage: nil))
+            } catch: { error, send in
+                await send(.logOutFinished(errorMessage: ErrorMessage.line("Logging out failed", error)))
+            }
+
+        case .logOutFinished(errorMessage: nil):
+            presentLogin(&state, notice: nil)
+            return .none
+
+        case let .logOutFinished(errorMessage: message?):
+            state.isLoggingOut = false
+            state.logOutErrorMessage = message
+            return .none
+
+        case .login(.dismiss):
+            // The login screen has no way back: it dismisses itself once
+            // logged in, and that is its only dismissal. One that arrives
+            // while it is not presented means nothing.
+            guard state.login != nil else { return .none }
+            enterMain(&state)
+            return .none
+
+        case .quitTapped:
+            let running = state.saved.runningSaves
+            state.quit = running.isEmpty ? .confirmed : .asking(during: running)
+            return .none
+
+        case .quitConfirmed:
+            state.quit = .confirmed
+            return .send(.saved(.cancelSaves))
+
+        case .quitCancelled:
+            state.quit = nil
+            return .none
+
+        case .binding, .login(.presented), .photos, .saved, .todos, .counter, .profile:
+            return .none
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case let HTTPClientError.transport(underlying): ErrorMessage.line(for: underlying)
-        case let LoginError.networkUnreachable(reason): reason
-        case let HTTPClientError.authenticationFailed(.refreshFailed(underlying)): reason(underlying)
-        default: ErrorMessage.line(for: error)
-        }
+    private func presentLogin(_ state: inout State, notice: String?) {
+        state.isLoggingOut = false
+        state.login = LoginFeature.State(notice: notice)
+        state.profile = nil
+        state.screen = .login
+    }
+
+    private func enterMain(_ state: inout State) {
+        state.login = nil
+        state.logOutErrorMessage = nil
+        state.tab = .photos
+        state.sessionNumber += 1
+        state.profile = ProfileFeature.State(id: state.sessionNumber)
+        state.screen = .main
     }
 }

@@ -2,7 +2,7 @@ import BaselineHTTP
 import Foundation
 
 /// Trivia about numbers: a struct of closures, so tests swap the live value
-/// for one they control (seed 003's `FactClient`).
+/// for one they control.
 public struct FactClient: Sendable {
     /// The fact about a number.
     public var fetch: @Sendable (Int) async throws -> String
@@ -16,8 +16,8 @@ public struct FactClient: Sendable {
 
 extension FactClient {
     /// Asks the example server (`GET /facts/{n}`). When that fails, it waits
-    /// `fallbackDelay` on `clock` and answers "<n> is a good number", as the
-    /// seed does; cancellation is never turned into a fallback.
+    /// `fallbackDelay` on `clock` and answers "<n> is a good number", so the
+    /// counter always has something to show; cancellation is never turned into a fallback.
     ///
     /// - Parameters:
     ///   - serverOptions: Query items for the server's test knobs

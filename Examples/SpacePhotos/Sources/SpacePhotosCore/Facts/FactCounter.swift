@@ -1,6 +1,6 @@
 import BaselineStore
 
-/// Seed 003's counter with pull-to-refresh: count up and down, fetch a fact
+/// A counter with pull-to-refresh: count up and down, fetch a fact
 /// about the count, cancel the fetch.
 ///
 /// ```swift

@@ -28,7 +28,9 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    init(status: HTTPResponse.Status, headerFields: HTTPFields) {
+    /// Maps a login response's status: 401 is wrong credentials, 429 a
+    /// lockout (its `Retry-After` in seconds), anything else the server's failure.
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields) {
         switch status {
         case .unauthorized:
             self = .invalidCredentials

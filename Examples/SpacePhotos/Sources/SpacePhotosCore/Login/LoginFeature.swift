@@ -2,7 +2,7 @@ import BaselineStore
 import Foundation
 import Logging
 
-/// Seed 000's login screen as a feature: the ID and password fields (bound,
+/// The login screen as a feature: the ID and password fields (bound,
 /// no action of their own), the Log in button, the attempt in flight, and
 /// the failure shown in place. A successful login dismisses the screen.
 ///
@@ -75,6 +75,7 @@ public struct LoginFeature: Reducer {
     }
 
     /// What the login screen can do.
+    @CasePathable
     public enum Action: BindableAction, Equatable, Sendable {
         /// A field changed (``Store/binding(_:)``).
         case binding(BindingAction<State>)
@@ -87,11 +88,6 @@ public struct LoginFeature: Reducer {
         case submitted
         /// The attempt failed; the message says why.
         case loginFailed(LoginErrorMessage)
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     @Dependency(\.session) var session
@@ -107,57 +103,62 @@ public struct LoginFeature: Reducer {
 
     /// Applies a field's binding (cut to the field's limit), the buttons,
     /// and the attempt's outcome.
-    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .binding:
-            let effect = BindingReducer().reduce(into: &state, action: action)
-            // Any UI's field (SwiftUI's too) holds at most the limit.
-            if state.id.count > State.maximumIDLength { state.id = String(state.id.prefix(State.maximumIDLength)) }
-            if state.password.count > State.maximumPasswordLength {
-                state.password = String(state.password.prefix(State.maximumPasswordLength))
-            }
-            return effect
-
-        case .loginButtonTapped:
-            guard state.isLoginButtonEnabled else { return .none }
-            state.isLoggingIn = true
-            state.errorMessage = nil
-            let id = User.ID(rawValue: state.id.trimmingCharacters(in: .whitespaces))
-            return .run(name: "log in as \(id.rawValue)") {
-                [password = state.password, session, dismiss, logger] send in
-                do {
-                    try await session.logIn(id, password)
-                } catch is CancellationError {
-                    // Cancelled by `.cancelLoginTapped` (which reset the form),
-                    // or dismissed with the screen.
-                    return
-                } catch {
-                    logger.warning("Login failed", metadata: ["error": "\(error)"])
-                    await send(.loginFailed(LoginErrorMessage(error)))
-                    return
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
+            switch action {
+            case .binding:
+                // Any UI's field (SwiftUI's too) holds at most the limit.
+                if state.id.count > State.maximumIDLength { state.id = String(state.id.prefix(State.maximumIDLength)) }
+                if state.password.count > State.maximumPasswordLength {
+                    state.password = String(state.password.prefix(State.maximumPasswordLength))
                 }
-                // In flight until the screen goes: the button stays disabled.
-                await dismiss()
-            }
-            .cancellable(id: CancelID.login)
+                return .none
 
-        case .submitted:
-            if state.focus == .id, state.password.isEmpty {
-                state.focus = .password
+            case .loginButtonTapped:
+                return logIn(&state)
+
+            case .submitted:
+                if state.focus == .id, state.password.isEmpty {
+                    state.focus = .password
+                    return .none
+                }
+                return logIn(&state)
+
+            case .cancelLoginTapped:
+                guard state.isLoggingIn else { return .none }
+                state.isLoggingIn = false
+                return .cancel(id: CancelID.login)
+
+            case let .loginFailed(message):
+                state.isLoggingIn = false
+                state.errorMessage = message
                 return .none
             }
-            return reduce(into: &state, action: .loginButtonTapped)
-
-        case .cancelLoginTapped:
-            guard state.isLoggingIn else { return .none }
-            state.isLoggingIn = false
-            return .cancel(id: CancelID.login)
-
-        case let .loginFailed(message):
-            state.isLoggingIn = false
-            state.errorMessage = message
-            return .none
         }
+    }
+
+    private func logIn(_ state: inout State) -> Effect<Action> {
+        guard state.isLoginButtonEnabled else { return .none }
+        state.isLoggingIn = true
+        state.errorMessage = nil
+        let id = User.ID(rawValue: state.id.trimmingCharacters(in: .whitespaces))
+        return .run(name: "log in as \(id.rawValue)") { [password = state.password, session, dismiss, logger] send in
+            do {
+                try await session.logIn(id, password)
+            } catch is CancellationError {
+                // Cancelled by `.cancelLoginTapped` (which reset the form),
+                // or dismissed with the screen.
+                return
+            } catch {
+                logger.warning("Login failed", metadata: ["error": "\(error)"])
+                await send(.loginFailed(LoginErrorMessage(error)))
+                return
+            }
+            // In flight until the screen goes: the button stays disabled.
+            await dismiss()
+        }
+        .cancellable(id: CancelID.login)
     }
 }
 

@@ -8,12 +8,13 @@ import Logging
 /// and a refresh (`POST /auth/refresh`) when the server rejects it.
 ///
 /// ```swift
-/// let tokens = SessionTokens(idTokens: idTokenStore, refreshTokenFile: dir.appendingPathComponent("refresh-token.json"), authAPI: authAPI)
+/// let tokens = SessionTokens(directory: dataDirectory, authAPI: authAPI)
 /// let client = HTTPClient(baseURL: serverURL, middleware: [BearerAuthentication(provider: tokens)])
 /// let me = try await MemberAPI(client: client).me()    // a 401 refreshes once, then retries
 /// ```
 ///
-/// Both tokens live in private files (``SecureValueStore``, mode 0600). The
+/// Both tokens live in private files (``SecureValueStore``, mode 0600):
+/// `id-token.json` and `refresh-token.json` in the directory given. The
 /// server rotates the refresh token on each use, and the new one is stored
 /// before the new ID token is handed out.
 ///
@@ -25,12 +26,13 @@ import Logging
 ///
 /// **A session ends with its tokens.** Logging out, or logging in again,
 /// while a refresh is on the network ends that refresh with
-/// ``AuthServiceError/notLoggedIn``: its tokens belong to the session that
+/// ``SessionError/notLoggedIn``: its tokens belong to the session that
 /// ended and are never written. Writes of the token files never interleave,
 /// so a logout cannot leave half a session behind.
 public actor SessionTokens: AccessTokenProvider {
-    /// Where the ID token is kept.
-    public let idTokens: IDTokenStore
+    /// The file the ID token is kept in.
+    public nonisolated var idTokenFile: URL { idTokens.fileURL }
+    private let idTokens: SecureValueStore<IDToken>
     private let refreshTokens: SecureValueStore<RefreshToken>
     private let refresh: @Sendable (RefreshToken) async throws -> AuthAPI.Grant
     private let logger: Logger
@@ -45,27 +47,25 @@ public actor SessionTokens: AccessTokenProvider {
     private var isWriting = false
     private var writers: [CheckedContinuation<Void, Never>] = []
 
-    /// Tokens refreshed with `refresh` (a double in tests).
+    /// Tokens kept in `directory` (`id-token.json`, `refresh-token.json`),
+    /// refreshed with `refresh` (a double in tests).
     public init(
-        idTokens: IDTokenStore,
-        refreshTokenFile: URL,
+        directory: URL,
         refresh: @escaping @Sendable (RefreshToken) async throws -> AuthAPI.Grant,
         logger: Logger = Logger(label: "spacephotos.session")
     ) {
-        self.idTokens = idTokens
-        self.refreshTokens = SecureValueStore(fileURL: refreshTokenFile, logger: logger)
+        self.idTokens = SecureValueStore(fileURL: directory.appendingPathComponent("id-token.json"), logger: logger)
+        self.refreshTokens = SecureValueStore(
+            fileURL: directory.appendingPathComponent("refresh-token.json"),
+            logger: logger
+        )
         self.refresh = refresh
         self.logger = logger
     }
 
-    /// Tokens refreshed through the server's `POST /auth/refresh`.
-    public init(
-        idTokens: IDTokenStore,
-        refreshTokenFile: URL,
-        authAPI: AuthAPI,
-        logger: Logger = Logger(label: "spacephotos.session")
-    ) {
-        self.init(idTokens: idTokens, refreshTokenFile: refreshTokenFile, refresh: authAPI.refresh(_:), logger: logger)
+    /// Tokens kept in `directory`, refreshed through the server's `POST /auth/refresh`.
+    public init(directory: URL, authAPI: AuthAPI, logger: Logger = Logger(label: "spacephotos.session")) {
+        self.init(directory: directory, refresh: authAPI.refresh(_:), logger: logger)
     }
 
     /// Keeps the tokens of a login: a new session, so a refresh still running
@@ -88,7 +88,15 @@ public actor SessionTokens: AccessTokenProvider {
 
     /// The stored ID token, or `nil` when no one is logged in.
     public func accessToken() async throws -> String? {
-        try await idTokens.load()?.rawValue
+        try await storedIDToken()?.rawValue
+    }
+
+    /// The stored ID token; an empty one is no token (the file was not
+    /// written by this app), and a damaged file.
+    private func storedIDToken() async throws(SecureValueStoreError) -> IDToken? {
+        guard let token = try await idTokens.load() else { return nil }
+        guard !token.rawValue.isEmpty else { throw .corrupt(path: idTokens.fileURL.path) }
+        return token
     }
 
     /// Trades the stored refresh token for new tokens, or joins the trade
@@ -96,7 +104,7 @@ public actor SessionTokens: AccessTokenProvider {
     ///
     /// - Returns: The new ID token, or the stored one when it is no longer
     ///   `rejected` (a login or a refresh replaced it meanwhile).
-    /// - Throws: ``AuthServiceError/notLoggedIn`` without a refresh token, or
+    /// - Throws: ``SessionError/notLoggedIn`` without a refresh token, or
     ///   when the user logged out or in again before the refresh ended;
     ///   ``LoginError`` when the server refuses it (log in again).
     public func refreshAccessToken(rejected: String) async throws -> String {
@@ -110,13 +118,13 @@ public actor SessionTokens: AccessTokenProvider {
     private func performRefresh(rejected: String) async throws -> String {
         defer { refreshing = nil }
         let startedIn = session
-        if let current = try await idTokens.load()?.rawValue, current != rejected { return current }
-        guard let refreshToken = try await refreshTokens.load() else { throw AuthServiceError.notLoggedIn }
+        if let current = try await storedIDToken()?.rawValue, current != rejected { return current }
+        guard let refreshToken = try await refreshTokens.load() else { throw SessionError.notLoggedIn }
         let grant = try await refresh(refreshToken)
         try await writing {
             guard session == startedIn else {
                 logger.notice("Discarded a refresh that ended after its session did")
-                throw AuthServiceError.notLoggedIn
+                throw SessionError.notLoggedIn
             }
             try await store(grant)
         }
@@ -133,7 +141,7 @@ public actor SessionTokens: AccessTokenProvider {
         } else {
             try await refreshTokens.clear()
         }
-        try await idTokens.update(grant.idToken)
+        try await idTokens.save(grant.idToken)
     }
 
     /// Runs `body` with the token files to itself: the writes of a login, a
@@ -152,5 +160,11 @@ public actor SessionTokens: AccessTokenProvider {
     /// The stored refresh token; for tests that play another device.
     package func refreshTokenForTesting() async throws -> RefreshToken? {
         try await refreshTokens.load()
+    }
+
+    /// Replaces the stored ID token (the refresh token stays): for demos and
+    /// tests of an ID token the server no longer accepts.
+    package func replaceIDTokenForTesting(_ token: IDToken) async throws {
+        try await writing { try await idTokens.save(token) }
     }
 }

@@ -1,5 +1,4 @@
-/// A photo's live metadata, as the server's event stream sends it (seed
-/// 001's `PhotoMetadata`): one JSON object per line of `GET /events`, or per
+/// A photo's live metadata, as the server's event stream sends it: one JSON object per line of `GET /events`, or per
 /// `data:` field of `GET /events/sse`, each carrying a new favourite count.
 ///
 /// ```swift

@@ -1,117 +1,78 @@
-import BaselineImages
-import Foundation
-import Observation
+import BaselineStore
 
-/// The Photos tab (seed 004's catalog screen): the catalog, the selected
-/// photo with its image, and the Save / Unsave button.
+/// The Photos tab: the catalog, and the selected photo.
 ///
 /// ```swift
-/// List(browser.catalog.items, selection: $selection) { Text($0.title) }
-///     .onChange(of: selection) { browser.select($1) }
-///     .task { await browser.refresh() }
-///     .refreshable { await browser.refresh() }
-/// PhaseView(phase: browser.image.phase)
-///     .task(id: browser.selectedPhoto?.url) { await browser.loadSelectedImage() }
-/// Button(browser.isSelectedSaved ? "Unsave" : "Save") { Task { await browser.toggleSaveSelected() } }
-///     .disabled(!browser.canToggleSave)
+/// List(store.catalog.items, selection: Binding(store.binding(\.selection.id))) { Text($0.title) }
+///     .task { await store.send(.catalog(.updateItems)).finish() }
+///     .refreshable { await store.send(.catalog(.updateItems)).finish() }
+/// AsyncImageView(request: store.selectedPhoto.map { ImageRequest($0.url, size: 600) })
 /// ```
 ///
-/// The selected photo's image loads through the ``ImagePipeline`` while a
-/// view asks for it (``loadSelectedImage()``; a newer load supersedes it).
-/// A refresh keeps the selection when the new list still has that photo,
-/// else selects the first.
-@MainActor
-@Observable
-public final class PhotoBrowser {
-    /// The list of photos.
-    public let catalog: PhotoCatalog
-    /// The saved photos, for the Save button and the Saved tab.
-    public let saved: SavedPhotos
-    /// The selected photo's image.
-    public let image: ImageLoader
-    /// The selected photo.
-    public private(set) var selectedID: SpacePhoto.ID?
+/// A new list keeps the selection when it still has that photo, else
+/// selects the first. Saving the selected photo is ``SavedPhotos``'s (the
+/// Saved tab's) work: the button sends it `.toggleSave(photo)`. The image is
+/// the view's to load (an `ImageLoader` per view, as `AsyncImage` keeps its own).
+public struct PhotoBrowser: Reducer {
+    /// What the Photos tab shows.
+    public struct State: Equatable, Sendable {
+        /// The list of photos.
+        public var catalog: PhotoCatalog.State
+        /// The selected photo (bound).
+        public var selection: ListSelection<SpacePhoto.ID>
 
-    @ObservationIgnored private let pipeline: ImagePipeline
-
-    /// A browser over `catalog`, with nothing selected until the first ``refresh()``;
-    /// `pipeline` loads the selected image and prefetches the list's.
-    public init(catalog: PhotoCatalog, saved: SavedPhotos, pipeline: ImagePipeline) {
-        self.catalog = catalog
-        self.saved = saved
-        self.pipeline = pipeline
-        self.image = ImageLoader(pipeline: pipeline)
-    }
-
-    /// The selected photo, if it is in the list.
-    public var selectedPhoto: SpacePhoto? {
-        guard let selectedID else { return nil }
-        return catalog.items.first { $0.id == selectedID }
-    }
-
-    /// The selected photo's position in the list.
-    public var selectedIndex: Int? {
-        guard let selectedID else { return nil }
-        return catalog.items.firstIndex { $0.id == selectedID }
-    }
-
-    /// Whether the selected photo is saved.
-    public var isSelectedSaved: Bool {
-        selectedPhoto.map(saved.isSaved) ?? false
-    }
-
-    /// Whether the selected photo's save is running.
-    public var isSelectedSaving: Bool {
-        selectedPhoto.map(saved.isSaving) ?? false
-    }
-
-    /// Whether the Save / Unsave button works now: a photo is selected and
-    /// no save of it is running.
-    public var canToggleSave: Bool {
-        selectedPhoto != nil && !isSelectedSaving
-    }
-
-    /// Selects a photo.
-    public func select(_ id: SpacePhoto.ID?) {
-        selectedID = id
-    }
-
-    /// Loads the selected photo's image into ``image``, to fit
-    /// `maximumPixelSize` on its longer side if given (the size the view
-    /// shows it at); returns when it is shown, failed, or superseded. Runs on
-    /// behalf of the caller's task.
-    public func loadSelectedImage(maximumPixelSize: Int? = nil) async {
-        await image.load(selectedPhoto?.url, maximumPixelSize: maximumPixelSize)
-    }
-
-    /// Moves the selection by `offset` rows, stopping at the ends (see
-    /// ``ListSelection``).
-    public func moveSelection(by offset: Int) {
-        let items = catalog.items
-        guard let index = ListSelection.index(movingFrom: selectedIndex, by: offset, count: items.count) else { return }
-        select(items[index].id)
-    }
-
-    /// Loads a new list (superseding a load in flight), then keeps the
-    /// selection if the photo is still listed, or selects the first; the
-    /// list's images are prefetched. Returns when the list is shown.
-    public func refresh() async {
-        await catalog.updateItems()
-        let items = catalog.items
-        if selectedPhoto == nil {
-            select(items.first?.id)
+        /// An empty tab, with nothing selected until the first list arrives.
+        public init(
+            catalog: PhotoCatalog.State = PhotoCatalog.State(),
+            selection: ListSelection<SpacePhoto.ID> = .init()
+        ) {
+            self.catalog = catalog
+            self.selection = selection
         }
-        pipeline.prefetch(items.map(\.url))
+
+        /// The selected photo, if it is in the list.
+        public var selectedPhoto: SpacePhoto? {
+            selectedIndex.map { catalog.items[$0] }
+        }
+
+        /// The selected photo's position in the list.
+        public var selectedIndex: Int? {
+            selection.index(in: catalog.items)
+        }
     }
 
-    /// Saves the selected photo, or removes it from the saved photos if it
-    /// is saved. Does nothing while its save runs.
-    public func toggleSaveSelected() async {
-        guard canToggleSave, let photo = selectedPhoto else { return }
-        if saved.isSaved(photo) {
-            await saved.unsave(photo)
-        } else {
-            await saved.save(photo)
+    /// What the Photos tab can do.
+    @CasePathable
+    public enum Action: BindableAction, Equatable, Sendable {
+        /// The selection changed (bound).
+        case binding(BindingAction<State>)
+        /// The catalog's actions: loading, and what loads answer.
+        case catalog(PhotoCatalog.Action)
+        /// Moves the selection by rows (negative is up), stopping at the ends.
+        case moveSelection(by: Int)
+    }
+
+    let catalog: PhotoCatalog
+
+    /// The tab over `catalog`.
+    public init(catalog: PhotoCatalog) {
+        self.catalog = catalog
+    }
+
+    /// The catalog first, then the selection, which follows the list it left.
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Scope(state: \.catalog, action: \.catalog) { catalog }
+        Reduce { state, action in
+            switch action {
+            case .catalog(.loaded):
+                if state.selectedPhoto == nil { state.selection.id = state.catalog.items.first?.id }
+            case let .moveSelection(offset):
+                state.selection.move(by: offset, in: state.catalog.items)
+            case .binding, .catalog:
+                break
+            }
+            return .none
         }
     }
 }

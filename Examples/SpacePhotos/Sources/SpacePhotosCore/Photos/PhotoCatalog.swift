@@ -1,103 +1,134 @@
+import BaselineStore
 import Foundation
-import Observation
 
-/// The catalog screen's model (seed 004's `Photos`): a random list of space
-/// photos, fetched concurrently, replaced as a whole.
+/// The catalog: a random list of space photos, fetched concurrently,
+/// replaced as a whole. A feature: the Photos tab holds it
+/// (``PhotoBrowser``), and a store of its own runs it alone.
 ///
 /// ```swift
-/// List(catalog.items) { PhotoView(photo: $0) }
-///     .task { await catalog.updateItems() }        // cancelled when the view goes
-///     .refreshable { await catalog.updateItems() } // returns when the new list is in
+/// List(store.items) { PhotoView(photo: $0) }
+///     .task { await store.send(.updateItems).finish() }        // cancelled when the view goes
+///     .refreshable { await store.send(.updateItems).finish() } // returns when the new list is in
 /// ```
 ///
 /// - The photos are fetched in a task group, at most
 ///   ``maximumConcurrentFetches`` at a time, off the main actor; the list keeps
 ///   the order of the days the source gave, whatever order the answers arrive in.
-/// - A photo that fails to load is left out; ``failedCount`` says how many were.
-/// - While a load runs, ``progress`` says how far it is (n of m, failures
-///   counted), for a "Loading 5 of 12…" line.
-/// - Loading runs on behalf of the caller's task: cancel that task (the view
-///   went away) and the outstanding requests are cancelled, the list stays as it was.
-/// - A new ``updateItems()`` while one is running supersedes it: the earlier
-///   one is cancelled (its call returns as soon as its requests have stopped)
-///   and only the newest result is shown: two loads never interleave.
-@MainActor
-@Observable
-public final class PhotoCatalog {
-    /// The photos of the last completed load, in the source's order.
-    public private(set) var items: [SpacePhoto] = []
-    /// How many photos of the last completed load failed and were left out.
-    public private(set) var failedCount = 0
-    /// Whether a load is running.
-    public private(set) var isLoading = false
-    /// How far the running load is; `nil` while none runs, and until the
-    /// load knows how many photos it will fetch.
-    public private(set) var progress: LoadProgress?
-    /// Why the last load found no photos at all (the list of days could not
-    /// be fetched); `nil` after a load that worked.
-    public private(set) var errorMessage: String?
+/// - A photo that fails to load is left out; ``State/failedCount`` says how many were.
+/// - While a load runs, ``State/progress`` says how far it is (n of m,
+///   failures counted), for a "Loading 5 of 12…" line.
+/// - ``Action/cancel`` stops the load in flight: its outstanding requests
+///   are cancelled and the list stays as it was.
+/// - A new ``Action/updateItems`` while one is running supersedes it: the
+///   earlier one is cancelled, and only the newest result is shown: two
+///   loads never interleave.
+public struct PhotoCatalog: Reducer {
+    /// What the catalog shows.
+    public struct State: Equatable, Sendable {
+        /// The photos of the last completed load, in the source's order.
+        public var items: [SpacePhoto]
+        /// How many photos of the last completed load failed and were left out.
+        public var failedCount: Int
+        /// Whether a load is running.
+        public var isLoading: Bool
+        /// How far the running load is; `nil` while none runs, and until the
+        /// load knows how many photos it will fetch.
+        public var progress: LoadProgress?
+        /// Why the last load found no photos at all (the list of days could
+        /// not be fetched); `nil` after a load that worked.
+        public var errorMessage: String?
+
+        /// An empty catalog; nothing loads until ``Action/updateItems``.
+        public init(
+            items: [SpacePhoto] = [],
+            failedCount: Int = 0,
+            isLoading: Bool = false,
+            progress: LoadProgress? = nil,
+            errorMessage: String? = nil
+        ) {
+            self.items = items
+            self.failedCount = failedCount
+            self.isLoading = isLoading
+            self.progress = progress
+            self.errorMessage = errorMessage
+        }
+    }
+
+    /// What the catalog can do, and what its loads answer.
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        /// Loads a new random list, superseding a load in flight.
+        case updateItems
+        /// Stops the load in flight; the list stays as it was.
+        case cancel
+        /// The running load's progress.
+        case progressed(LoadProgress)
+        /// The load ended with these photos, `failures` of them left out.
+        case loaded([SpacePhoto], failures: Int)
+        /// The list of days could not be fetched; the message says why.
+        case loadFailed(String)
+    }
 
     /// How many photos a load asks for.
     public let count: Int
     /// How many photo requests run at once.
     public let maximumConcurrentFetches: Int
+    let source: PhotoSource
 
-    @ObservationIgnored private let source: PhotoSource
-    @ObservationIgnored private var currentLoad: (id: UInt64, task: Task<Loaded, any Error>)?
-    @ObservationIgnored private var nextLoadID: UInt64 = 0
+    enum CancelID { case load }
 
-    /// An empty catalog; `count` is clamped to at least 0 and
-    /// `maximumConcurrentFetches` to at least 1. Nothing loads until ``updateItems()``.
+    /// A catalog of `source`'s photos; `count` is clamped to at least 0 and
+    /// `maximumConcurrentFetches` to at least 1.
     public init(source: PhotoSource, count: Int = 12, maximumConcurrentFetches: Int = 4) {
         self.source = source
         self.count = max(0, count)
         self.maximumConcurrentFetches = max(1, maximumConcurrentFetches)
     }
 
-    /// Replaces ``items`` with a new random list; returns once it is shown,
-    /// or, when this load is cancelled or superseded, once its requests have stopped.
-    public func updateItems() async {
-        currentLoad?.task.cancel()
-        nextLoadID += 1
-        let id = nextLoadID
-        let (source, count, width) = (source, count, maximumConcurrentFetches)
-        // Progress of a superseded load is dropped: only the newest shows.
-        let report: @Sendable (LoadProgress) async -> Void = { [weak self] progress in
-            await self?.show(progress, ofLoad: id)
-        }
-        // An unstructured task so a later call can cancel this load; it is
-        // still bound to our caller through the cancellation handler below.
-        let task = Task {
-            try await Self.load(from: source, count: count, maximumConcurrentFetches: width, progress: report)
-        }
-        currentLoad = (id, task)
-        isLoading = true
-        progress = nil
-        let result = await withTaskCancellationHandler {
-            await task.result
-        } onCancel: {
-            task.cancel()
-        }
-        // Superseded: the newer load owns the state now.
-        guard currentLoad?.id == id else { return }
-        currentLoad = nil
-        isLoading = false
-        progress = nil
-        switch result {
-        case let .success(loaded):
-            items = loaded.photos
-            failedCount = loaded.failures
-            errorMessage = nil
-        case .failure(is CancellationError):
-            break
-        case let .failure(error):
-            errorMessage = ErrorMessage.line("The catalog could not be loaded", error)
-        }
-    }
+    /// Starts, supersedes or stops a load, and shows what it answers.
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .updateItems:
+            state.isLoading = true
+            state.progress = nil
+            return .run(name: "load the catalog") { [source, count, maximumConcurrentFetches] send in
+                let loaded = try await Self.load(
+                    from: source,
+                    count: count,
+                    maximumConcurrentFetches: maximumConcurrentFetches
+                ) { progress in
+                    // A superseded load's progress is dropped: its sends do nothing once cancelled.
+                    await send(.progressed(progress))
+                }
+                await send(.loaded(loaded.photos, failures: loaded.failures))
+            } catch: { error, send in
+                await send(.loadFailed(ErrorMessage.line("The catalog could not be loaded", error)))
+            }
+            .cancellable(id: CancelID.load, cancelInFlight: true)
 
-    private func show(_ progress: LoadProgress, ofLoad id: UInt64) {
-        guard currentLoad?.id == id else { return }
-        self.progress = progress
+        case .cancel:
+            state.isLoading = false
+            state.progress = nil
+            return .cancel(id: CancelID.load)
+
+        case let .progressed(progress):
+            state.progress = progress
+            return .none
+
+        case let .loaded(photos, failures):
+            state.isLoading = false
+            state.progress = nil
+            state.items = photos
+            state.failedCount = failures
+            state.errorMessage = nil
+            return .none
+
+        case let .loadFailed(message):
+            state.isLoading = false
+            state.progress = nil
+            state.errorMessage = message
+            return .none
+        }
     }
 
     struct Loaded: Sendable {
@@ -107,7 +138,7 @@ public final class PhotoCatalog {
 
     /// Fetches the photos of `count` random days, `maximumConcurrentFetches`
     /// at a time; runs off the main actor.
-    nonisolated static func load(
+    static func load(
         from source: PhotoSource,
         count: Int,
         maximumConcurrentFetches: Int,
@@ -125,7 +156,7 @@ public final class PhotoCatalog {
                 let date = dates[index]
                 next += 1
                 group.addTask {
-                    // A failed photo is skipped, not fatal: the seed shows the rest.
+                    // A failed photo is skipped, not fatal: the list shows the rest.
                     (index, try? await source.photo(date))
                 }
             }

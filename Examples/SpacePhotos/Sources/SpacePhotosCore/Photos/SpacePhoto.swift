@@ -1,8 +1,9 @@
 import Foundation
 
-/// One day's entry in the space photo catalog (seed 004's `SpacePhoto`).
+/// One day's entry in the space photo catalog: the shape of NASA's
+/// Astronomy Picture of the Day entries.
 ///
-/// The JSON is the seed's: `title`, `explanation` (read into
+/// The JSON is APOD's: `title`, `explanation` (read into
 /// ``description``), `date` as `yyyy-MM-dd` and the image's `url`.
 ///
 /// ```json
@@ -44,7 +45,7 @@ extension SpacePhoto: Codable {
         case url
     }
 
-    /// Decodes the seed's JSON: `explanation` becomes ``description``, `date` is `yyyy-MM-dd`.
+    /// Decodes APOD's JSON: `explanation` becomes ``description``, `date` is `yyyy-MM-dd`.
     ///
     /// - Throws: `DecodingError.dataCorrupted` for a date in another format.
     public init(from decoder: any Decoder) throws {
@@ -65,10 +66,10 @@ extension SpacePhoto: Codable {
         url = try container.decode(URL.self, forKey: .url)
     }
 
-    /// Encodes all four keys as the seed's JSON, the date as `yyyy-MM-dd`.
+    /// Encodes all four keys as APOD's JSON, the date as `yyyy-MM-dd`.
     public func encode(to encoder: any Encoder) throws {
-        // All four keys, so a photo survives a round trip (the seed's encoder
-        // forgot the URL).
+        // All four keys, so a photo survives a round trip (an encoder that
+        // leaves the URL out loses the image).
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
         try container.encode(description, forKey: .description)

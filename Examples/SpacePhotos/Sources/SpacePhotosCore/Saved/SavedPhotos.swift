@@ -1,37 +1,115 @@
-import BaselineConcurrency
+import BaselineStore
 import Foundation
-import Observation
 
-/// The Saved tab and the save buttons (seed 004's `SavePhotoButton`): the
-/// saved list, and which photos are being saved right now.
+/// The saved photos: the Saved tab (the list from the database, its
+/// selection, removing) and the save buttons (which photos are being saved).
 ///
 /// ```swift
-/// Button("Save") { Task { await saved.save(photo) } }
-///     .disabled(saved.isSaving(photo))
-///     .overlay { if saved.isSaving(photo) { ProgressView() } }
+/// Button("Save") { store.send(.toggleSave(photo)) }
+///     .disabled(store.isSaving(photo))
+///     .overlay { if store.isSaving(photo) { ProgressView() } }
+/// List(store.photos, selection: Binding(store.binding(\.selection.id))) { Text($0.photo.title) }
+///     .task { await store.send(.observe).finish() }
 /// ```
 ///
-/// ``photos`` follows the database, not the actions: a photo saved here, on
-/// another screen or by another process shows up once the write commits.
-@MainActor
-@Observable
-public final class SavedPhotos {
-    /// Every saved photo, most recently saved first.
-    public private(set) var photos: [SavedPhoto] = []
-    /// Whether the first list has arrived from the database.
-    public private(set) var isLoaded = false
-    /// What to tell the user about the last failed save or unsave; `nil` otherwise.
-    public private(set) var errorMessage: String?
-    /// The photos whose save is running.
-    public private(set) var savingIDs: Set<SpacePhoto.ID> = []
-    /// The saves running, each by a number never reused: tells a save from a
-    /// later save of the same photo (the quit question waits on these).
-    public private(set) var runningSaves: Set<Int> = []
-    @ObservationIgnored private var lastSave = 0
+/// - ``State/photos`` follows the database, not the actions: a photo saved
+///   here, on another screen or by another process shows up once the write
+///   commits. ``Action/observe`` lasts while the task that sent it waits on it.
+/// - Each save has a number never reused (``State/saves``), which tells it
+///   from a later save of the same photo: the quit question
+///   (``AppFeature``) waits on the saves running when it was asked.
+/// - A save ends with ``Action/saveFinished(_:errorMessage:)``; a cancelled
+///   one (``Action/cancelSaves``, quitting) stores nothing and shows no error.
+public struct SavedPhotos: Reducer {
+    /// What the Saved tab and the save buttons show.
+    public struct State: Equatable, Sendable {
+        /// Every saved photo, most recently saved first.
+        public var photos: [SavedPhoto]
+        /// Whether the first list has arrived from the database.
+        public var isLoaded: Bool
+        /// What to tell the user about the last failed save or unsave; `nil` otherwise.
+        public var errorMessage: String?
+        /// The saves running, by their number, and the photo each saves.
+        public var saves: [Int: SpacePhoto.ID]
+        /// The number of the last save started.
+        public var lastSave: Int
+        /// The Saved tab's selection (bound); see ``selectedPhoto``.
+        public var selection: ListSelection<SpacePhoto.ID>
 
-    @ObservationIgnored private let repository: SavedPhotoRepository
-    @ObservationIgnored private let imageData: @Sendable (URL) async throws -> (data: Data, mediaType: String)
-    @ObservationIgnored private var observer: StreamObserver?
+        /// Nothing saved, nothing read yet.
+        public init(
+            photos: [SavedPhoto] = [],
+            isLoaded: Bool = false,
+            errorMessage: String? = nil,
+            saves: [Int: SpacePhoto.ID] = [:],
+            lastSave: Int = 0,
+            selection: ListSelection<SpacePhoto.ID> = .init()
+        ) {
+            self.photos = photos
+            self.isLoaded = isLoaded
+            self.errorMessage = errorMessage
+            self.saves = saves
+            self.lastSave = lastSave
+            self.selection = selection
+        }
+
+        /// The numbers of the saves running now.
+        public var runningSaves: Set<Int> { Set(saves.keys) }
+
+        /// Whether `photo`'s save is running (its button is disabled meanwhile).
+        public func isSaving(_ photo: SpacePhoto) -> Bool {
+            saves.values.contains(photo.id)
+        }
+
+        /// Whether `photo` is in the saved list.
+        public func isSaved(_ photo: SpacePhoto) -> Bool {
+            photos.contains { $0.id == photo.id }
+        }
+
+        /// The selected photo while it is saved; when the selection is gone
+        /// (removed here or elsewhere), the first saved photo.
+        public var selectedPhoto: SavedPhoto? {
+            selectedIndex.map { photos[$0] }
+        }
+
+        /// The position of ``selectedPhoto`` in the list.
+        public var selectedIndex: Int? {
+            selection.index(in: photos) ?? (photos.isEmpty ? nil : 0)
+        }
+    }
+
+    /// What the saved photos can do, and what their work answers.
+    @CasePathable
+    public enum Action: BindableAction, Equatable, Sendable {
+        /// The selection changed (bound).
+        case binding(BindingAction<State>)
+        /// Observes the saved list; the effect lasts until cancelled or a read fails.
+        case observe
+        /// The database's list now.
+        case photosChanged([SavedPhoto])
+        /// Saves `photo`, or removes it when it is saved; nothing while its save runs.
+        case toggleSave(SpacePhoto)
+        /// Fetches `photo`'s image and stores both; nothing while its save runs.
+        case save(SpacePhoto)
+        /// Save number `save` ended; the message says why it failed, if it did.
+        case saveFinished(Int, errorMessage: String?)
+        /// Stops every running save: nothing of them is stored.
+        case cancelSaves
+        /// Removes `photo` from the saved list.
+        case unsave(SpacePhoto)
+        /// Removes the selected photo; the row below takes the selection.
+        case removeSelectedTapped
+        /// Moves the selection by rows (negative is up), stopping at the ends.
+        case moveSelection(by: Int)
+        /// A read, a save or an unsave failed; the message says why.
+        case failed(String)
+    }
+
+    let repository: SavedPhotoRepository
+    let imageData: @Sendable (URL) async throws -> (data: Data, mediaType: String)
+
+    struct Save: Hashable, Sendable { let number: Int }
+    enum CancelID { case saves }
 
     /// - Parameters:
     ///   - imageData: Fetches a photo's image: its bytes and media type
@@ -42,80 +120,101 @@ public final class SavedPhotos {
     ) {
         self.repository = repository
         self.imageData = imageData
-        let observer = StreamObserver(observing: { repository.observeAll() }) { [weak self] photos in
-            await self?.show(photos)
-        } onError: { [weak self] error in
-            await self?.report(error)
+    }
+
+    /// The bindings, then the list, the saves and the selection.
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
+            switch action {
+            case .binding:
+                return .none
+
+            case .observe:
+                return .run(name: "observe the saved photos") { [repository] send in
+                    for try await photos in repository.observeAll() {
+                        await send(.photosChanged(photos))
+                    }
+                } catch: { error, send in
+                    await send(.failed(Self.message(for: error)))
+                }
+
+            case let .photosChanged(photos):
+                state.photos = photos
+                state.isLoaded = true
+                return .none
+
+            case let .toggleSave(photo):
+                guard !state.isSaving(photo) else { return .none }
+                return state.isSaved(photo) ? unsave(photo, &state) : save(photo, &state)
+
+            case let .save(photo):
+                guard !state.isSaving(photo) else { return .none }
+                return save(photo, &state)
+
+            case let .saveFinished(number, message):
+                state.saves[number] = nil
+                if let message { state.errorMessage = message }
+                return .none
+
+            case .cancelSaves:
+                state.saves = [:]
+                return .cancel(id: CancelID.saves)
+
+            case let .unsave(photo):
+                return unsave(photo, &state)
+
+            case .removeSelectedTapped:
+                guard let photo = state.selectedPhoto else { return .none }
+                state.selection.id = photo.id
+                state.selection.removing(photo.id, from: state.photos)
+                return unsave(photo.photo, &state)
+
+            case let .moveSelection(offset):
+                if state.selection.index(in: state.photos) == nil { state.selection.id = state.selectedPhoto?.id }
+                state.selection.move(by: offset, in: state.photos)
+                return .none
+
+            case let .failed(message):
+                state.errorMessage = message
+                return .none
+            }
         }
-        self.observer = observer
-        observer.start()
     }
 
-    /// Whether `photo`'s save is running (the button is disabled meanwhile).
-    public func isSaving(_ photo: SpacePhoto) -> Bool {
-        savingIDs.contains(photo.id)
-    }
-
-    /// Whether `photo` is in the saved list.
-    public func isSaved(_ photo: SpacePhoto) -> Bool {
-        photos.contains { $0.id == photo.id }
-    }
-
-    /// Fetches `photo`'s image and stores both; `false`, with ``errorMessage``
-    /// set, when that failed. A second call while the first runs does nothing
-    /// and returns `false`. Runs on behalf of the caller's task: cancelled, it
-    /// stores nothing.
-    @discardableResult
-    public func save(_ photo: SpacePhoto) async -> Bool {
-        guard savingIDs.insert(photo.id).inserted else { return false }
-        lastSave += 1
-        let save = lastSave
-        runningSaves.insert(save)
-        defer {
-            savingIDs.remove(photo.id)
-            runningSaves.remove(save)
+    private func save(_ photo: SpacePhoto, _ state: inout State) -> Effect<Action> {
+        state.lastSave += 1
+        let number = state.lastSave
+        state.saves[number] = photo.id
+        state.errorMessage = nil
+        return .run(name: "save \(photo.day)") { [repository, imageData] send in
+            do {
+                let image = try await imageData(photo.url)
+                try Task.checkCancellation()
+                try await repository.save(photo, image: image.data, mediaType: image.mediaType)
+                await send(.saveFinished(number, errorMessage: nil))
+            } catch is CancellationError {
+                return
+            } catch {
+                await send(.saveFinished(number, errorMessage: Self.message(for: error)))
+            }
         }
-        errorMessage = nil
-        do {
-            let image = try await imageData(photo.url)
-            try Task.checkCancellation()
-            try await repository.save(photo, image: image.data, mediaType: image.mediaType)
-            return true
-        } catch {
-            report(error)
-            return false
-        }
+        .cancellable(id: CancelID.saves)
     }
 
-    /// Removes `photo` from the saved list; `false`, with ``errorMessage``
-    /// set, when that failed.
-    @discardableResult
-    public func unsave(_ photo: SpacePhoto) async -> Bool {
-        errorMessage = nil
-        do {
+    private func unsave(_ photo: SpacePhoto, _ state: inout State) -> Effect<Action> {
+        state.errorMessage = nil
+        return .run(name: "unsave \(photo.day)") { [repository] _ in
             try await repository.remove(photo.id)
-            return true
-        } catch {
-            report(error)
-            return false
+        } catch: { error, send in
+            await send(.failed(Self.message(for: error)))
         }
     }
 
-    /// The image saved with a photo, as stored; `nil` when it is not saved.
-    public nonisolated func imageData(for id: SpacePhoto.ID) async throws -> Data? {
-        try await repository.imageData(for: id)
-    }
-
-    private func show(_ photos: [SavedPhoto]) {
-        self.photos = photos
-        isLoaded = true
-    }
-
-    private func report(_ error: any Error) {
+    static func message(for error: any Error) -> String {
         switch error {
-        case is CancellationError: break
-        case let error as SavedPhotoError: errorMessage = error.description
-        default: errorMessage = ErrorMessage.line("The photo could not be saved", error)
+        case let error as SavedPhotoError: error.description
+        default: ErrorMessage.line("The photo could not be saved", error)
         }
     }
 }

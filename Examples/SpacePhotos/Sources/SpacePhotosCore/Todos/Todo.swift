@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// A to-do item (seed 001's SwiftData `Todo`, on SQLite).
+/// A to-do item: what a SwiftData `@Model` would hold, on SQLite.
 ///
 /// `id` is assigned by the database when the item is first inserted, and never
 /// changes afterwards: editing updates the row in place.
@@ -44,7 +44,7 @@ extension Todo: FetchableRecord, MutablePersistableRecord {
         id = inserted.rowID
     }
 
-    /// The list order: oldest first, so the newest is at the bottom, as in the seed.
+    /// The list order: oldest first, so the newest is at the bottom.
     static func inListOrder() -> QueryInterfaceRequest<Todo> {
         Todo.order(Columns.date, Columns.id)
     }

@@ -23,28 +23,19 @@ public struct TodoEditor: Reducer {
     }
 
     /// What the editor can do.
+    @CasePathable
     public enum Action: BindableAction, Equatable, Sendable {
         /// The text changed.
         case binding(BindingAction<State>)
         /// Saves the text (the list does).
         case saveTapped
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     /// An editor.
     public init() {}
 
     /// Applies the text's binding; the save is the list's to run.
-    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .binding:
-            BindingReducer().reduce(into: &state, action: action)
-        case .saveTapped:
-            .none
-        }
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
     }
 }

@@ -1,7 +1,7 @@
 import BaselineStore
 import Foundation
 
-/// Seed 001's to-do list as a feature: the list, the selection, the new
+/// The to-do list as a feature: the list, the selection, the new
 /// item's text, the item edited in place (a presented ``TodoEditor``), and
 /// the deletion waiting for confirmation (a presented ``TodoDeletion``).
 ///
@@ -34,8 +34,8 @@ public struct TodoList: Reducer {
         public var todos: [Todo]
         /// Whether the first result has arrived.
         public var isLoaded: Bool
-        /// The selected item's id, bound (``selectedTodo`` is nil while it is not listed).
-        public var selectedID: Int64?
+        /// The selected item (bound); ``selectedTodo`` is nil while it is not listed.
+        public var selection: ListSelection<Int64>
         /// What to tell the user about the last refused action; `nil` otherwise.
         public var errorMessage: String?
         /// The text of the item about to be added, bound.
@@ -57,7 +57,7 @@ public struct TodoList: Reducer {
         ) {
             self.todos = todos
             self.isLoaded = isLoaded
-            self.selectedID = selectedID
+            self.selection = ListSelection(selectedID)
             self.errorMessage = errorMessage
             self.draft = draft
             self.editor = editor
@@ -71,12 +71,18 @@ public struct TodoList: Reducer {
 
         /// The selected item's position in ``todos``.
         public var selectedIndex: Int? {
-            guard let selectedID else { return nil }
-            return todos.firstIndex { $0.id == selectedID }
+            selection.index(in: todos)
+        }
+
+        /// The selected item's id (bound).
+        public var selectedID: Int64? {
+            get { selection.id }
+            set { selection.id = newValue }
         }
     }
 
     /// What the to-do screen can do.
+    @CasePathable
     public enum Action: BindableAction, Equatable, Sendable {
         /// A bound field changed: the draft or the selection (other fields
         /// change through their own actions).
@@ -86,7 +92,7 @@ public struct TodoList: Reducer {
         /// The database's list now.
         case todosChanged([Todo])
         /// Moves the selection by rows (negative is up), stopping at the
-        /// ends; see ``ListSelection``.
+        /// ends; see ``ListSelection/move(by:in:)-(_,[Item])``.
         case moveSelection(by: Int)
         /// Adds the draft as a new item.
         case submitDraft
@@ -104,11 +110,6 @@ public struct TodoList: Reducer {
         case editor(PresentationAction<TodoEditor.Action>)
         /// The deletion's confirmation, or its dismissal (keep the item).
         case deletion(PresentationAction<TodoDeletion.Action>)
-
-        /// The binding action this action carries, if it is one.
-        public var binding: BindingAction<State>? {
-            if case let .binding(action) = self { action } else { nil }
-        }
     }
 
     let repository: TodoRepository
@@ -118,48 +119,16 @@ public struct TodoList: Reducer {
         self.repository = repository
     }
 
-    /// Runs the presented editor and confirmation, then the list's own logic.
-    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        Core(repository: repository)
-            .presenting(
-                \.editor,
-                action: { if case let .editor(action) = $0 { action } else { nil } },
-                embed: Action.editor
-            ) {
-                TodoEditor()
-            }
-            .presenting(
-                \.deletion,
-                action: { if case let .deletion(action) = $0 { action } else { nil } },
-                embed: Action.deletion
-            ) {
-                TodoDeletion()
-            }
-            .reduce(into: &state, action: action)
-    }
+    /// The save of one item: a newer one cancels an older one still running.
+    struct EditSave: Hashable, Sendable { let id: Int64 }
 
-    /// The message a refused change (or, `reading`, a failed read) shows;
-    /// `nil` for a cancellation.
-    static func message(for error: any Error, reading: Bool = false) -> String? {
-        switch error {
-        case let error as TodoError: error.description
-        case is CancellationError: nil
-        default:
-            ErrorMessage.line(reading ? "The to-do list could not be read" : "The to-do list could not be saved", error)
-        }
-    }
-
-    /// The list's own logic, with the presented features' states as plain fields.
-    struct Core: Reducer {
-        let repository: TodoRepository
-
-        /// The save of one item: a newer one cancels an older one still running.
-        struct EditSave: Hashable, Sendable { let id: Int64 }
-
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    /// The bindings, the list's own logic, and the presented editor and confirmation.
+    public var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
             switch action {
             case .binding:
-                return BindingReducer().reduce(into: &state, action: action)
+                return .none
 
             case .observe:
                 return .run(name: "observe the to-dos") { [repository] send in
@@ -184,9 +153,7 @@ public struct TodoList: Reducer {
 
             case let .moveSelection(offset):
                 let todos = state.todos
-                if let index = ListSelection.index(movingFrom: state.selectedIndex, by: offset, count: todos.count) {
-                    state.selectedID = todos[index].id
-                }
+                state.selection.move(by: offset, in: todos)
                 return .none
 
             case .submitDraft:
@@ -245,10 +212,7 @@ public struct TodoList: Reducer {
                 state.deletion = nil
                 state.errorMessage = nil
                 // The row below takes the selection, as lists do.
-                if state.selectedID == id, let index = state.selectedIndex {
-                    let neighbour = index + 1 < state.todos.count ? index + 1 : index - 1
-                    state.selectedID = neighbour >= 0 ? state.todos[neighbour].id : nil
-                }
+                state.selection.removing(id, from: state.todos)
                 return .run(name: "delete to-do #\(id)") { [repository] _ in
                     try await repository.delete(id: id)
                 } catch: { error, send in
@@ -258,6 +222,19 @@ public struct TodoList: Reducer {
             case .deletion(.dismiss):
                 return .none
             }
+        }
+        .presenting(\.editor, action: \.editor) { TodoEditor() }
+        .presenting(\.deletion, action: \.deletion) { TodoDeletion() }
+    }
+
+    /// The message a refused change (or, `reading`, a failed read) shows;
+    /// `nil` for a cancellation.
+    static func message(for error: any Error, reading: Bool = false) -> String? {
+        switch error {
+        case let error as TodoError: error.description
+        case is CancellationError: nil
+        default:
+            ErrorMessage.line(reading ? "The to-do list could not be read" : "The to-do list could not be saved", error)
         }
     }
 }

@@ -1,5 +1,5 @@
-/// The favourite-count feed behind `GET /events` (seed 001's stream of
-/// `PhotoMetadata`): an endless, deterministic sequence in which event *n*
+/// The favourite-count feed behind `GET /events` (a stream of
+/// `PhotoMetadata`, as `URLSession.bytes(from:).lines` reads one): an endless, deterministic sequence in which event *n*
 /// is the same on every run, so a client that resumes from an event id gets
 /// exactly what it missed, and tests know what to expect.
 ///

@@ -1,5 +1,5 @@
 /// One picture of the space photo catalogue: what it shows, its size and
-/// file format, and the seed it is drawn from.
+/// file format, and the random seed it is drawn from.
 struct CatalogImage: Sendable, Equatable {
     /// The file formats the catalogue serves.
     enum Format: Sendable {

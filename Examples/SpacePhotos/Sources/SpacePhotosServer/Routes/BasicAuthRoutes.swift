@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `GET /basic/profile` with `Authorization: Basic` (seed 001's task
+/// `GET /basic/profile` with `Authorization: Basic` (a task
 /// delegate answering a Basic challenge): the member's `{"id", "nickname"}`.
 ///
 /// Without valid credentials: 401 with `WWW-Authenticate: Basic

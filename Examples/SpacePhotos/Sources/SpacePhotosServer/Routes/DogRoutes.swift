@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// `GET /dogs/random`: a PNG of a dog (seed 001's "fetch a dog photo"),
+/// `GET /dogs/random`: a PNG of a dog (the "fetch a dog photo" of URLSession tours),
 /// drawn by the server: one of a few variants, picked at random.
 ///
 /// `?variant=<0…3>` asks for one variant, so a client can test caching with

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `GET /downloads/{name}`: a large file generated as it is sent (seed 001's
-/// `download(from:)`), never held whole in memory.
+/// `GET /downloads/{name}`: a large file generated as it is sent (for
+/// `URLSession.download(from:)`), never held whole in memory.
 ///
 /// The name gives the size: `<n><unit>.bin` with unit `B`, `KiB`, `MiB` or
 /// `GiB` (`1MiB.bin`, `64MiB.bin`, `1GiB.bin`); or any `<name>.bin` with

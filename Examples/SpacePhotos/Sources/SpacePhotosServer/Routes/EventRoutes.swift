@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `GET /events`: the favourite-count feed (seed 001's `bytes(from:).lines`
-/// of `PhotoMetadata`) as NDJSON, one `{"favoriteCount", "id", "title"}`
+/// `GET /events`: the favourite-count feed (`PhotoMetadata` for
+/// `URLSession.bytes(from:).lines`) as NDJSON, one `{"favoriteCount", "id", "title"}`
 /// object per line; `?format=sse`, or `GET /events/sse`, sends it as
 /// Server-Sent Events (`id:`, `event: favorite`, `data:`).
 ///

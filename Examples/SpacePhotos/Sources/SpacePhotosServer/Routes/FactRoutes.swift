@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// `GET /facts/{n}`: a line of trivia about the number (seed 003's
-/// numbersapi.com, served locally).
+/// `GET /facts/{n}`: a line of trivia about the number (numbersapi.com's,
+/// served locally).
 ///
 /// Test knobs: `?delay=<milliseconds>` answers slowly (at most 10 s), so a
 /// client can show cancelling; `?fail=true` answers 503, so a client can show

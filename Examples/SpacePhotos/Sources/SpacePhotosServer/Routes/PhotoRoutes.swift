@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The photo of the day (seed 002's APOD, served locally).
+/// The photo of the day (NASA's Astronomy Picture of the Day, served locally).
 ///
 /// - `GET /photos?date=yyyy-MM-dd` → `{"title", "explanation", "date", "url"}`,
 ///   where `url` is the absolute URL of one of ``ImageCatalog``'s pictures on

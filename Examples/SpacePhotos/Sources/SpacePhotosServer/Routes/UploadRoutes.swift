@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `POST /uploads` (seed 001's `upload(for:fromFile:)`, which expects 201):
+/// `POST /uploads` (for `URLSession.upload(for:fromFile:)`, expecting 201):
 /// takes any body, streamed, and answers 201 Created with
 /// `{"id", "bytes", "sha256"}` and `Location: /uploads/{id}`.
 /// A `multipart/form-data` body also gets `"parts": [{"name", "filename", "bytes"}]`

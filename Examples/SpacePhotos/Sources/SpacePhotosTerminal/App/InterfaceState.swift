@@ -5,11 +5,11 @@ import TerminalUI
 
 /// What the terminal front end keeps of its own: only what SwiftUI would
 /// keep in the view (`@FocusState`, a text field's cursor, a list's scroll
-/// position, a transient notice). Everything else is the models' state.
+/// position, a transient notice). Everything else is the store's state.
 @MainActor
 @Observable
 public final class InterfaceState {
-    /// Where keys go on the To-dos tab (editing an item is the model's
+    /// Where keys go on the To-dos tab (editing an item is the store's
     /// ``TodoList/State/editor``).
     public enum TodoFocus: Sendable {
         case list

@@ -2,11 +2,12 @@ import BaselineStore
 import SpacePhotosCore
 import TerminalUI
 
-/// Seed 003's counter: + and −, the number's fact, a refresh that lasts as
-/// long as the fetch (`send(_:while:)`), and Esc to cancel it.
+/// The counter: + and −, the number's fact, a refresh that lasts as long
+/// as the fetch (`send(_:while:)`), and Esc to cancel it.
 @MainActor
-struct CounterScreen {
+struct CounterScreen: Screen {
     let store: Store<FactCounter.State, FactCounter.Action>
+    let actions: ActionTasks
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         frame.buffer.drawBox(rect, title: "Counter")
@@ -43,7 +44,8 @@ struct CounterScreen {
             : [KeyHint("+ −", "count"), KeyHint("r", "fact")]
     }
 
-    func handle(_ press: KeyPress, actions: ActionTasks) -> Bool {
+    func handle(_ event: InputEvent) -> InputResult {
+        guard case let .key(press) = event else { return .ignored }
         switch press.key {
         case .character("+"), .character("="), .right, .up:
             store.send(.increment)
@@ -55,8 +57,8 @@ struct CounterScreen {
         case .escape:
             store.send(.cancel)
         default:
-            return false
+            return .ignored
         }
-        return true
+        return .handled
     }
 }

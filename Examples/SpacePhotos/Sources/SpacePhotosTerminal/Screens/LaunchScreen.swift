@@ -1,14 +1,16 @@
+import BaselineStore
 import SpacePhotosCore
 import TerminalUI
 
 /// The screens before login: checking the stored session, and the server
 /// being unreachable (with a retry).
 @MainActor
-struct LaunchScreen {
-    let app: AppModel
+struct LaunchScreen: Screen {
+    let store: Store<AppFeature.State, AppFeature.Action>
+    let actions: ActionTasks
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
-        switch app.store.screen {
+        switch store.screen {
         case let .unavailable(message):
             let lines = TextWrapping.lines(of: message, width: min(rect.width - 4, 70))
             let top = rect.y + max(0, (rect.height - lines.count - 2) / 2)
@@ -24,17 +26,17 @@ struct LaunchScreen {
     }
 
     var hints: [KeyHint] {
-        if case .unavailable = app.store.screen {
+        if case .unavailable = store.screen {
             return [KeyHint("r", "retry"), KeyHint("q", "quit")]
         }
         return [KeyHint("Ctrl-C", "quit")]
     }
 
-    /// Keys of the launch screens; `true` when the key was theirs.
-    func handle(_ press: KeyPress, actions: ActionTasks) -> Bool {
-        guard case .unavailable = app.store.screen, press == KeyPress(.character("r")) else { return false }
-        actions.start { [store = app.store] in await store.send(.start).finish() }
-        return true
+    /// `r` retries while the server is unavailable; `q` is the app's.
+    func handle(_ event: InputEvent) -> InputResult {
+        guard case .unavailable = store.screen, event == .key(KeyPress(.character("r"))) else { return .ignored }
+        actions.start { [store] in await store.send(.start).finish() }
+        return .handled
     }
 }
 

@@ -2,13 +2,14 @@ import BaselineStore
 import SpacePhotosCore
 import TerminalUI
 
-/// Seed 000's login screen: ID and password (masked), the Log in button
-/// enabled only when both are filled and no login is in flight, the
-/// in-flight state, and the failure shown in place.
+/// The login screen: ID and password (masked), the Log in button enabled
+/// only when both are filled and no login is in flight, the in-flight
+/// state, and the failure shown in place.
 @MainActor
-struct LoginScreen {
+struct LoginScreen: Screen {
     let store: Store<LoginFeature.State, LoginFeature.Action>
     let ui: InterfaceState
+    let actions: ActionTasks
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         let model = store.state
@@ -64,22 +65,25 @@ struct LoginScreen {
         return [KeyHint("Tab ↑↓", "next field"), KeyHint("Enter", "log in"), KeyHint("Ctrl-C", "quit")]
     }
 
+    var isTyping: Bool { true }
+
     /// Typing goes to the focused field; Tab and the arrows move between
     /// them; Enter is the form's submit; Esc cancels a login in flight.
-    func handle(_ event: InputEvent, actions: ActionTasks) {
+    /// Every key is the form's (`q` is a letter of a password).
+    func handle(_ event: InputEvent) -> InputResult {
         let model = store.state
         if model.isLoggingIn {
             if case .key(KeyPress(.escape)) = event { store.send(.cancelLoginTapped) }
-            return
+            return .handled
         }
         if case let .key(press) = event {
             switch press.key {
             case .tab, .backTab, .up, .down:
                 store.binding(\.focus).value = model.focus == .id ? .password : .id
-                return
+                return .handled
             case .enter:
                 actions.start { [store] in await store.send(.submitted).finish() }
-                return
+                return .handled
             default:
                 break
             }
@@ -95,5 +99,6 @@ struct LoginScreen {
                 limit: LoginFeature.State.maximumPasswordLength
             )
         }
+        return .handled
     }
 }

@@ -1,24 +1,55 @@
 import BaselineImages
+import BaselineStore
 import SpacePhotosCore
 import TerminalUI
 
-/// Seed 004's catalog: the list with its load progress, the selected photo
+/// The Photos tab: the catalog with its load progress, the selected photo
 /// drawn at the panel's size, its text, and the Save / Unsave button.
 @MainActor
-struct PhotosScreen {
-    let browser: PhotoBrowser
+struct PhotosScreen: Screen {
+    let photos: Store<PhotoBrowser.State, PhotoBrowser.Action>
+    /// The saves, for the Save button and the list's marks.
+    let saved: Store<SavedPhotos.State, SavedPhotos.Action>
     let ui: InterfaceState
     let images: ImageCellCache
+    /// The selected photo's image (this view's loader).
+    let image: ImageLoader
+    /// Prefetches the list's images at the size the panel shows them.
+    let pipeline: ImagePipeline
+    let actions: ActionTasks
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         let listWidth = max(30, min(48, rect.width * 2 / 5))
         let (listRect, detailRect) = rect.splitColumns(at: listWidth)
+        // Half blocks: a cell is one pixel wide and two high. Loading at the
+        // panel's size decodes a fraction of a large photo (JPEGs at 1/2 to
+        // 1/8 scale); a resized panel loads again at its new size.
+        let pixelSize = Self.pixelSize(of: Self.layout(detailRect).image)
+        let items = photos.catalog.items
+        if !items.isEmpty {
+            let requests = items.map { ImageRequest($0.url, size: pixelSize) }
+            frame.task(id: "prefetch \(pixelSize) \(items.map(\.day).joined(separator: ","))") { [pipeline] in
+                pipeline.prefetch(requests)
+            }
+        }
         drawList(into: &frame, in: listRect, tick: tick)
-        drawDetail(into: &frame, in: detailRect, tick: tick)
+        drawDetail(into: &frame, in: detailRect, pixelSize: pixelSize, tick: tick)
+    }
+
+    /// The detail panel's image and text.
+    private static func layout(_ rect: Rect) -> (image: Rect, text: Rect) {
+        let inner = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
+        let textHeight = min(7, max(4, inner.height / 3))
+        let (imageRect, textRect) = inner.splitRows(at: inner.height - textHeight)
+        return (imageRect, textRect)
+    }
+
+    private static func pixelSize(of imageRect: Rect) -> Int {
+        max(imageRect.width, imageRect.height * 2)
     }
 
     private func drawList(into frame: inout Frame, in rect: Rect, tick: Int) {
-        let catalog = browser.catalog
+        let catalog = photos.catalog
         frame.buffer.drawBox(rect, title: "Photos")
         let inner = rect.inset(by: 1)
         guard inner.height > 2 else { return }
@@ -63,16 +94,16 @@ struct PhotosScreen {
         }
         let rows = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
         let items = catalog.items
-        let selected = browser.selectedIndex
+        let selected = photos.selectedIndex
         for (line, index) in ui.visibleRows(of: .photos, count: items.count, selected: selected, height: rows.height)
             .enumerated()
         {
             let photo = items[index]
             let marker: String
-            if browser.saved.isSaving(photo) {
+            if saved.state.isSaving(photo) {
                 marker = String(frame.spinner(at: tick))
             } else {
-                marker = browser.saved.isSaved(photo) ? "★" : " "
+                marker = saved.state.isSaved(photo) ? "★" : " "
             }
             frame.buffer.drawRow(
                 " \(marker) \(photo.day)  \(photo.title)",
@@ -82,10 +113,10 @@ struct PhotosScreen {
         }
     }
 
-    private func drawDetail(into frame: inout Frame, in rect: Rect, tick: Int) {
-        guard let photo = browser.selectedPhoto else {
+    private func drawDetail(into frame: inout Frame, in rect: Rect, pixelSize: Int, tick: Int) {
+        guard let photo = photos.selectedPhoto else {
             frame.buffer.drawBox(rect, title: "Photo")
-            if !browser.catalog.isLoading, browser.catalog.errorMessage == nil {
+            if !photos.catalog.isLoading, photos.catalog.errorMessage == nil {
                 frame.buffer.writeCentered(
                     "Select a photo with ↑ and ↓.",
                     in: rect,
@@ -96,19 +127,11 @@ struct PhotosScreen {
             return
         }
         frame.buffer.drawBox(rect, title: photo.title)
-        let inner = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
-        let textHeight = min(7, max(4, inner.height / 3))
-        let (imageRect, textRect) = inner.splitRows(at: inner.height - textHeight)
-        let url = photo.url
-        // Half blocks: a cell is one pixel wide and two high. Loading at the
-        // panel's size decodes a fraction of a large photo (JPEGs at 1/2 to
-        // 1/8 scale); a resized panel loads again at its new size.
-        let pixelSize = max(imageRect.width, imageRect.height * 2)
-        frame.task(id: "photo-image \(url) \(pixelSize)") { [image = browser.image] in
-            await image.load(url, maximumPixelSize: pixelSize)
-        }
+        let (imageRect, textRect) = Self.layout(rect)
+        let request = ImageRequest(photo.url, size: pixelSize)
+        frame.task(id: "photo-image \(photo.url) \(pixelSize)") { [image] in await image.load(request) }
         // The phase of the previous photo until this one's load starts: not shown.
-        let phase = browser.image.url == photo.url ? browser.image.phase : .empty
+        let phase = image.url == photo.url ? image.phase : .empty
         switch phase {
         case let .success(image):
             images.draw(image, named: photo.url.absoluteString, in: imageRect, on: &frame)
@@ -137,37 +160,46 @@ struct PhotosScreen {
             height: max(0, buttonRow - textRect.y - 3)
         )
         frame.buffer.writeWrapped(photo.description, in: description)
-        if browser.isSelectedSaving {
+        if saved.state.isSaving(photo) {
             let spinner = frame.spinner(at: tick)
             frame.buffer.drawButton("Saving… \(spinner)", at: textRect.x, buttonRow, enabled: false)
         } else {
             frame.buffer.drawButton(
-                browser.isSelectedSaved ? "Unsave" : "Save",
+                saved.state.isSaved(photo) ? "Unsave" : "Save",
                 at: textRect.x,
                 buttonRow,
-                enabled: browser.canToggleSave
+                enabled: true
             )
         }
     }
 
-    var hints: [KeyHint] {
-        [ListNavigation.hint, KeyHint("s", browser.isSelectedSaved ? "unsave" : "save"), KeyHint("r", "refresh")]
+    /// Whether the selected photo is saved.
+    private var isSelectedSaved: Bool {
+        photos.selectedPhoto.map(saved.state.isSaved) ?? false
     }
 
-    func handle(_ press: KeyPress, actions: ActionTasks) -> Bool {
-        if let offset = ListNavigation.offset(for: press, pageSize: ui.pageSize(of: .photos)) {
-            browser.moveSelection(by: offset)
-            return true
+    var hints: [KeyHint] {
+        [.listSelection, KeyHint("s", isSelectedSaved ? "unsave" : "save"), KeyHint("r", "refresh")]
+    }
+
+    var statusMessage: String? { saved.errorMessage }
+
+    func handle(_ event: InputEvent) -> InputResult {
+        guard case let .key(press) = event else { return .ignored }
+        if let offset = press.selectionOffset(pageSize: ui.pageSize(of: .photos)) {
+            photos.send(.moveSelection(by: offset))
+            return .handled
         }
         switch press {
         case KeyPress(.character("r")):
-            actions.start { [browser] in await browser.refresh() }
+            actions.start { [photos] in await photos.send(.catalog(.updateItems)).finish() }
         case KeyPress(.character("s")), KeyPress(.enter):
-            guard browser.canToggleSave else { return true }
-            actions.start { [browser] in await browser.toggleSaveSelected() }
+            // Disabled while its save runs (the store ignores it then too).
+            guard let photo = photos.selectedPhoto, !saved.state.isSaving(photo) else { return .handled }
+            actions.start { [saved] in await saved.send(.toggleSave(photo)).finish() }
         default:
-            return false
+            return .ignored
         }
-        return true
+        return .handled
     }
 }

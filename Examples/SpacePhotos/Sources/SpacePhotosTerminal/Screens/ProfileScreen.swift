@@ -1,17 +1,22 @@
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 import TerminalUI
 
-/// Seed 002's member page: nickname, birthday and today's fact, loaded
-/// together; logging out returns to the login screen.
+/// The member page: nickname, birthday and today's fact, loaded together;
+/// logging out returns to the login screen.
 @MainActor
-struct ProfileScreen {
-    let model: MemberScreenModel
-    let app: AppModel
+struct ProfileScreen: Screen {
+    /// For logging out.
+    let app: Store<AppFeature.State, AppFeature.Action>
+    /// This session's profile; `nil` only while the main screen goes away.
+    let profile: Store<ProfileFeature.State, ProfileFeature.Action>?
+    let actions: ActionTasks
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         frame.buffer.drawBox(rect, title: "Profile")
         let inner = rect.inset(top: 2, left: 4, bottom: 1, right: 4)
+        guard let model = profile?.state else { return }
         if model.isLoading {
             let spinner = frame.spinner(at: tick)
             frame.buffer.write(
@@ -32,13 +37,13 @@ struct ProfileScreen {
             frame.buffer.write(member.nickname, at: inner.x, inner.y + 2, style: Theme.accent)
             frame.buffer.write("ID        \(member.id)", at: inner.x, inner.y + 4)
             frame.buffer.write("Birthday  \(birthday)", at: inner.x, inner.y + 5)
-            if let fact = model.fact {
-                frame.buffer.write("Today's fact (#\(model.factNumber))", at: inner.x, inner.y + 7, style: Theme.title)
+            if let fact = model.fact, let number = model.factNumber {
+                frame.buffer.write("Today's fact (#\(number))", at: inner.x, inner.y + 7, style: Theme.title)
                 frame.buffer.writeWrapped(fact, in: Rect(x: inner.x, y: inner.y + 8, width: inner.width, height: 3))
             }
         }
         frame.buffer.drawButton("Log out", at: inner.x, inner.maxY - 1, enabled: true)
-        if let error = app.store.logOutErrorMessage {
+        if let error = app.logOutErrorMessage {
             frame.buffer.write(error, at: inner.x + 14, inner.maxY - 1, style: Theme.error, maxWidth: inner.width - 14)
         }
     }
@@ -47,15 +52,17 @@ struct ProfileScreen {
         [KeyHint("r", "reload"), KeyHint("o", "log out")]
     }
 
-    func handle(_ press: KeyPress, actions: ActionTasks) -> Bool {
+    func handle(_ event: InputEvent) -> InputResult {
+        guard case let .key(press) = event else { return .ignored }
         switch press.key {
         case .character("r"):
-            actions.start { [model] in await model.load() }
+            guard let profile else { return .handled }
+            actions.start { await profile.send(.load).finish() }
         case .character("o"):
-            actions.start { [store = app.store] in await store.send(.logOutButtonTapped).finish() }
+            actions.start { [app] in await app.send(.logOutButtonTapped).finish() }
         default:
-            return false
+            return .ignored
         }
-        return true
+        return .handled
     }
 }

@@ -1,23 +1,27 @@
 import BaselineImages
+import BaselineStore
 import SpacePhotosCore
 import TerminalUI
 
-/// Seed 004's Saved tab: the saved photos from the database, the selected
-/// one's image as it was saved, and removing it.
+/// The Saved tab: the saved photos from the database, the selected one's
+/// image as it was saved (no network needed), and removing it.
 @MainActor
-struct SavedScreen {
-    let browser: SavedPhotoBrowser
+struct SavedScreen: Screen {
+    let saved: Store<SavedPhotos.State, SavedPhotos.Action>
     let ui: InterfaceState
     let images: ImageCellCache
+    /// The selected photo's image, from the saved photos' pipeline (this view's loader).
+    let image: ImageLoader
+    let actions: ActionTasks
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         let listWidth = max(30, min(48, rect.width * 2 / 5))
         let (listRect, detailRect) = rect.splitColumns(at: listWidth)
-        let photos = browser.saved.photos
+        let photos = saved.photos
         frame.buffer.drawBox(listRect, title: "Saved")
         let inner = listRect.inset(by: 1)
         guard inner.height > 2 else { return }
-        if !browser.saved.isLoaded {
+        if !saved.isLoaded {
             let spinner = frame.spinner(at: tick)
             frame.buffer.write("\(spinner) Reading the saved photos…", at: inner.x + 1, inner.y, style: Theme.secondary)
         } else if photos.isEmpty {
@@ -30,7 +34,7 @@ struct SavedScreen {
             frame.buffer.write("\(photos.count) saved", at: inner.x + 1, inner.y, style: Theme.secondary)
         }
         let rows = Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: inner.height - 2)
-        let selected = browser.selectedIndex
+        let selected = saved.selectedIndex
         for (line, index) in ui.visibleRows(of: .saved, count: photos.count, selected: selected, height: rows.height)
             .enumerated()
         {
@@ -42,18 +46,21 @@ struct SavedScreen {
             )
         }
 
-        guard let entry = browser.selectedPhoto else {
+        guard let entry = saved.selectedPhoto else {
             frame.buffer.drawBox(detailRect, title: "Photo")
             return
         }
         frame.buffer.drawBox(detailRect, title: entry.photo.title)
         let detail = detailRect.inset(top: 1, left: 2, bottom: 1, right: 2)
         let (imageRect, textRect) = detail.splitRows(at: detail.height - 4)
-        frame.task(id: "saved-image \(entry.photo.day)") { [browser] in await browser.loadSelectedImage() }
-        let phase = browser.imageID == entry.id ? browser.imagePhase : .empty
+        let url = entry.imageURL
+        let request = ImageRequest(url, size: max(imageRect.width, imageRect.height * 2))
+        frame.task(id: "saved-image \(url) \(request.maximumPixelSize ?? 0)") { [image] in await image.load(request) }
+        // The phase of the previous photo until this one's load starts: not shown.
+        let phase = image.url == url ? image.phase : .empty
         switch phase {
         case let .success(image):
-            images.draw(image, named: "saved \(entry.photo.day) \(entry.imageByteCount)", in: imageRect, on: &frame)
+            images.draw(image, named: url.absoluteString, in: imageRect, on: &frame)
         case let .failure(error):
             frame.buffer.writeWrapped(
                 "The saved image cannot be shown: \(ErrorMessage.line(for: error))",
@@ -81,20 +88,23 @@ struct SavedScreen {
     }
 
     var hints: [KeyHint] {
-        [ListNavigation.hint, KeyHint("x", "remove")]
+        [.listSelection, KeyHint("x", "remove")]
     }
 
-    func handle(_ press: KeyPress, actions: ActionTasks) -> Bool {
-        if let offset = ListNavigation.offset(for: press, pageSize: ui.pageSize(of: .saved)) {
-            browser.moveSelection(by: offset)
-            return true
+    var statusMessage: String? { saved.errorMessage }
+
+    func handle(_ event: InputEvent) -> InputResult {
+        guard case let .key(press) = event else { return .ignored }
+        if let offset = press.selectionOffset(pageSize: ui.pageSize(of: .saved)) {
+            saved.send(.moveSelection(by: offset))
+            return .handled
         }
         switch press.key {
         case .character("x"), .delete:
-            actions.start { [browser] in await browser.removeSelected() }
-            return true
+            actions.start { [saved] in await saved.send(.removeSelectedTapped).finish() }
+            return .handled
         default:
-            return false
+            return .ignored
         }
     }
 }

@@ -3,13 +3,14 @@ import Foundation
 import SpacePhotosCore
 import TerminalUI
 
-/// Seed 001's to-do list: the observed list, adding, editing in place, and
+/// The to-do list: the observed list, adding, editing in place, and
 /// deleting after a confirmation. Only the rows that show are drawn, so
 /// 10,000 items scroll as fast as ten.
 @MainActor
-struct TodosScreen {
+struct TodosScreen: Screen {
     let store: Store<TodoList.State, TodoList.Action>
     let ui: InterfaceState
+    let actions: ActionTasks
 
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         let model = store.state
@@ -93,7 +94,7 @@ struct TodosScreen {
         if ui.todoFocus == .draft {
             return [KeyHint("Enter", "add"), KeyHint("Esc", "back to the list")]
         }
-        return [ListNavigation.hint, KeyHint("a", "add"), KeyHint("Enter e", "edit"), KeyHint("d", "delete")]
+        return [.listSelection, KeyHint("a", "add"), KeyHint("Enter e", "edit"), KeyHint("d", "delete")]
     }
 
     /// Whether keys go to a text field (global keys such as `q` must not act).
@@ -102,21 +103,22 @@ struct TodosScreen {
         return model.editor != nil || ui.todoFocus == .draft || model.deletion != nil
     }
 
-    func handle(_ event: InputEvent, actions: ActionTasks) {
+    var statusMessage: String? { store.errorMessage }
+
+    /// While a field or the question has the keys, every key is theirs.
+    func handle(_ event: InputEvent) -> InputResult {
         let model = store.state
-        if model.deletion != nil {
-            guard case let .key(press) = event else { return }
+        if model.deletion != nil, let deletion = store.scope(state: \.deletion, action: \.deletion) {
+            guard case let .key(press) = event else { return .handled }
             switch press.key {
             case .character("y"):
-                actions.start(onQuit: .finish) { [store] in
-                    await store.send(.deletion(.presented(.confirmTapped))).finish()
-                }
+                actions.start(onQuit: .finish) { await deletion.send(.confirmTapped).finish() }
             case .character("n"), .escape: store.send(.deletion(.dismiss))
             default: break
             }
-            return
+            return .handled
         }
-        if model.editor != nil, let editor = store.scope(state: \.editor, action: { .editor(.presented($0)) }) {
+        if model.editor != nil, let editor = store.scope(state: \.editor, action: \.editor) {
             switch event {
             case .key(KeyPress(.enter)):
                 actions.start(onQuit: .finish) { await editor.send(.saveTapped).finish() }
@@ -125,7 +127,7 @@ struct TodosScreen {
             default:
                 ui.edit(event, editor.binding(\.text), field: .todoEdit, limit: Todo.maximumTextLength)
             }
-            return
+            return .handled
         }
         if ui.todoFocus == .draft {
             switch event {
@@ -136,12 +138,12 @@ struct TodosScreen {
             default:
                 ui.edit(event, store.binding(\.draft), field: .todoDraft, limit: Todo.maximumTextLength)
             }
-            return
+            return .handled
         }
-        guard case let .key(press) = event else { return }
-        if let offset = ListNavigation.offset(for: press, pageSize: ui.pageSize(of: .todos)) {
+        guard case let .key(press) = event else { return .ignored }
+        if let offset = press.selectionOffset(pageSize: ui.pageSize(of: .todos)) {
             store.send(.moveSelection(by: offset))
-            return
+            return .handled
         }
         switch press.key {
         case .character("a"):
@@ -154,7 +156,8 @@ struct TodosScreen {
         case .character("d"), .delete:
             if let id = model.selectedTodo?.id { store.send(.deleteTapped(id: id)) }
         default:
-            break
+            return .ignored
         }
+        return .handled
     }
 }

@@ -7,8 +7,8 @@ import SpacePhotosServer
 import SpacePhotosTerminal
 import TerminalUI
 
-/// The app itself: every screen of the five seeds in the terminal, on the
-/// same view models a SwiftUI app would bind to.
+/// The app itself: every screen in the terminal, on the same store a
+/// SwiftUI app would bind to.
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
@@ -62,7 +62,7 @@ struct AppCommand: AsyncParsableCommand {
                 try await (number == slowFact ? slow : facts).fetch(number)
             }
         }
-        let program = SpacePhotosProgram(app: AppModel(dependencies: dependencies))
+        let program = SpacePhotosProgram(dependencies: dependencies)
         let latencyLog = ProcessInfo.processInfo.environment["SPACEPHOTOS_LATENCY_LOG"]
         try await withTerminal { terminal in
             let loop = RenderLoop(program: program, output: terminal, events: TerminalEvents(session: terminal))

@@ -1,13 +1,14 @@
 import ArgumentParser
 import BaselineHTTP
 import BaselineImages
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 
 struct CatalogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "Space photos (seed 004): a random list, each drawn in the terminal."
+        abstract: "Space photos: a random list, each drawn in the terminal."
     )
 
     @OptionGroup var server: ServerOptions
@@ -30,8 +31,10 @@ struct CatalogCommand: AsyncParsableCommand {
     static func show(baseURL: URL, count: Int, images: ImageOptions, persistentCache: Bool) async throws {
         let client = HTTPClient(baseURL: baseURL)
         let pipeline = ImageOptions.pipeline(client: client, persistentCache: persistentCache)
-        let catalog = PhotoCatalog(source: .live(client: client), count: count)
-        await catalog.updateItems()
+        let catalog = Store(initialState: PhotoCatalog.State()) {
+            PhotoCatalog(source: .live(client: client), count: count)
+        }
+        await catalog.send(.updateItems).finish()
         if let error = catalog.errorMessage {
             printError(error)
             throw ExitCode.failure

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BaselineHTTP
 import BaselineImages
+import BaselineStore
 import Foundation
 import SpacePhotosCore
 
@@ -8,7 +9,7 @@ struct SavedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "saved",
         abstract:
-            "The saved photos (seed 004's Saved tab), kept with their images in a database under your data directory.",
+            "The saved photos (the app's Saved tab), kept with their images in a database under your data directory.",
         subcommands: [List.self, Add.self, Remove.self],
         defaultSubcommand: List.self
     )
@@ -91,13 +92,14 @@ struct SavedCommand: AsyncParsableCommand {
         ) async throws {
             let client = HTTPClient(baseURL: baseURL)
             let photo = try await PhotoAPI(client: client).photo(on: date)
-            let saved = SavedPhotos(
-                repository: repository,
-                pipeline: ImageOptions.pipeline(client: client, persistentCache: persistentCache)
-            )
+            let pipeline = ImageOptions.pipeline(client: client, persistentCache: persistentCache)
+            let saved = Store(initialState: SavedPhotos.State()) {
+                SavedPhotos(repository: repository, pipeline: pipeline)
+            }
             print("Saving \(photo.day)  \(photo.title)…")
-            guard await saved.save(photo) else {
-                printError(saved.errorMessage ?? "The photo could not be saved.")
+            await saved.send(.save(photo)).finish()
+            if let error = saved.errorMessage {
+                printError(error)
                 throw ExitCode.failure
             }
             print("Saved.")

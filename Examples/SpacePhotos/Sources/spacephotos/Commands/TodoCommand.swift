@@ -6,7 +6,7 @@ import SpacePhotosCore
 struct TodoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo",
-        abstract: "The to-do list (seed 001), kept in a database under your data directory.",
+        abstract: "The to-do list, kept in a database under your data directory.",
         subcommands: [Add.self, List.self, Edit.self, Remove.self, Recover.self],
         defaultSubcommand: List.self
     )

@@ -1,14 +1,15 @@
 import BaselineConcurrency
 import BaselineHTTP
 import BaselineImages
+import BaselineStore
 import BaselineTesting
 import Foundation
 import HTTPTypes
 import SpacePhotosCore
 import SpacePhotosTerminal
 
-/// Seed 004: the space photo catalog, its images, a refresh that supersedes
-/// a slow load, and saving photos.
+/// The space photo catalog, its images, a refresh that supersedes a slow
+/// load, and saving photos.
 struct CatalogDemo {
     let baseURL: URL
     let dataDirectory: URL
@@ -30,30 +31,29 @@ struct CatalogDemo {
             configuration: configuration
         )
 
-        narrator.section("The catalog (seed 004): 8 random days, at most 4 requests at a time, in a task group")
+        narrator.section("The catalog: 8 random days, at most 4 requests at a time, in a task group")
         // The first load is slow on purpose (the server waits 3 s per photo), for the refresh below.
         let loads = LockedValue(0)
         let live = PhotoSource.live(client: client)
         let slow = PhotoSource.live(client: client, serverOptions: [URLQueryItem(name: "delay", value: "3000")])
-        let catalog = PhotoCatalog(
-            source: PhotoSource(
-                randomDates: { count in
-                    loads.withLock { $0 += 1 }
-                    return try await live.randomDates(count)
-                },
-                photo: { date in
-                    try await (loads.current == 1 ? slow : live).photo(date)
-                }
-            ),
-            count: 8,
-            maximumConcurrentFetches: 4
+        let source = PhotoSource(
+            randomDates: { count in
+                loads.withLock { $0 += 1 }
+                return try await live.randomDates(count)
+            },
+            photo: { date in
+                try await (loads.current == 1 ? slow : live).photo(date)
+            }
         )
+        let catalog = Store(initialState: PhotoCatalog.State()) {
+            PhotoCatalog(source: source, count: 8, maximumConcurrentFetches: 4)
+        }
         let started = ContinuousClock.now
-        let firstLoad = Task { await catalog.updateItems() }
-        try await waitUntil(catalog) { $0.isLoading }
+        let firstLoad = catalog.send(.updateItems)
+        try await waitUntil(catalog) { $0.progress != nil }  // the slow photos are being fetched
         narrator.step("Loading (slowly)… then pull to refresh: the new load supersedes it.")
-        await catalog.updateItems()
-        await firstLoad.value
+        await catalog.send(.updateItems).finish()
+        await firstLoad.finish()
         narrator.result(
             "\(catalog.items.count) photos after \(Narrator.format(ContinuousClock.now - started)) — the slow load was cancelled, never shown:"
         )
@@ -78,21 +78,24 @@ struct CatalogDemo {
 
         narrator.section("Saving photos (SavePhotoButton and the Saved tab)")
         let repository = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
-        let saved = SavedPhotos(repository: repository, pipeline: pipeline)
-        let saving = Task { await saved.save(photo) }
-        try await waitUntil(saved) { $0.isSaving(photo) }
-        narrator.step("Saving “\(photo.title)”… button disabled: \(saved.isSaving(photo))")
-        _ = await saving.value
+        let saved = Store(initialState: SavedPhotos.State()) { SavedPhotos(repository: repository, pipeline: pipeline) }
+        let observation = saved.send(.observe)  // the Saved tab's `.task`
+        let saving = saved.send(.toggleSave(photo))
+        narrator.step("Saving “\(photo.title)”… button disabled: \(saved.state.isSaving(photo))")
+        await saving.finish()
         for other in catalog.items.dropFirst().prefix(2) {
-            await saved.save(other)
+            await saved.send(.save(other)).finish()
         }
         try await waitUntil(saved) { $0.photos.count == min(3, catalog.items.count) }
         narrator.result(
             "Saved: " + saved.photos.map { "\($0.photo.day) (\($0.imageByteCount / 1024) KiB)" }.joined(separator: ", ")
         )
-        await saved.unsave(photo)
-        try await waitUntil(saved) { !$0.isSaved(photo) }
+        await saved.send(.toggleSave(photo)).finish()
+        try await waitUntil(saved) { !$0.state.isSaved(photo) }
         narrator.result("After unsaving \(photo.day): " + saved.photos.map(\.photo.day).joined(separator: ", "))
+        // The Saved tab goes, and its observation with it.
+        observation.cancel()
+        await observation.finish()
     }
 
 }

@@ -5,7 +5,8 @@ import Foundation
 import SpacePhotosCore
 import SpacePhotosServer
 
-/// Seed 003: the fact counter on `BaselineStore`, and seed 002's member screen.
+/// The fact counter on `BaselineStore`, and the profile loaded through a
+/// Combine-style API client.
 struct FactCounterDemo {
     let baseURL: URL
     let dataDirectory: URL
@@ -14,7 +15,7 @@ struct FactCounterDemo {
     @MainActor
     func run() async throws {
         let client = HTTPClient(baseURL: baseURL)
-        narrator.section("Fact counter (seed 003)")
+        narrator.section("Fact counter")
         let store = Store(initialState: FactCounter.State()) { FactCounter(factClient: .live(client: client)) }
         for _ in 0..<3 { store.send(.increment) }
         store.send(.decrement)
@@ -47,20 +48,26 @@ struct FactCounterDemo {
         await failing.send(.refresh).finish()
         narrator.result(failing.fact ?? "no fact")
 
-        narrator.section("Member screen (seed 002: a Combine API client, awaited)")
+        narrator.section("Profile (a Combine API client, awaited)")
         let tokens = IDTokenStore(fileURL: dataDirectory.appendingPathComponent("member-token.json"))
         let demo = DemoUser.demo
         try await tokens.update(AuthAPI(client: client).logIn(for: User.ID(rawValue: demo.id), with: demo.password))
         let api = APIClient(client: client, tokenStore: tokens)
-        let screen = MemberScreenModel(api: api, factClient: .live(client: client))
+        let profile = Store(initialState: ProfileFeature.State(id: 1)) {
+            ProfileFeature(factClient: .live(client: client))
+        } withDependencies: {
+            $0.session.member = { try await api.response(for: MemberAPI.getMember(using: api)) }
+        }
         narrator.step(
             "Loading the member (executeWithIDToken() → publisher → firstValue()) and today's fact with async let…"
         )
-        await screen.load()
-        if let member = screen.member {
-            narrator.result("\(member.nickname) — today's fact (#\(screen.factNumber)): \(screen.fact ?? "none")")
+        await profile.send(.load).finish()
+        if let member = profile.member {
+            narrator.result(
+                "\(member.nickname) — today's fact (#\(profile.factNumber ?? 0)): \(profile.fact ?? "none")"
+            )
         } else {
-            narrator.result("Could not load: \(screen.errorMessage ?? "unknown")")
+            narrator.result("Could not load: \(profile.errorMessage ?? "unknown")")
         }
     }
 }

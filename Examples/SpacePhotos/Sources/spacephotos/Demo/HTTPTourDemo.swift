@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import SpacePhotosCore
 
-/// Seed 001's URLSession tour, on Baseline's client: an image with status and
+/// A URLSession tour, on Baseline's client: an image with status and
 /// type checks, a download with a progress bar, an upload expecting 201, the
 /// live favourite-count stream, a retry after 503, a cancelled request, and a
 /// cURL line with the token redacted.
@@ -24,7 +24,7 @@ struct HTTPTourDemo {
         try AppDirectories.createPrivate(dataDirectory)
         let client = HTTPClient(baseURL: baseURL)
 
-        narrator.section("The dog photo (seed 001): status and content type checked")
+        narrator.section("The dog photo: status and content type checked")
         let dog = try await client.send(
             Request<Data>.get("/dogs/random").accepting(200..<300)
         )

@@ -5,7 +5,7 @@ import BaselineStore
 import Foundation
 import SpacePhotosCore
 
-/// Seed 001's to-do list: add, edit in place, delete after a confirmation, a
+/// The to-do list: add, edit in place, delete after a confirmation, a
 /// refused empty item, and the list following a write made by another actor.
 struct TodoDemo {
     let dataDirectory: URL
@@ -13,7 +13,7 @@ struct TodoDemo {
 
     @MainActor
     func run() async throws {
-        narrator.section("To-do list (seed 001)")
+        narrator.section("To-do list")
         let url = dataDirectory.appendingPathComponent("todos.sqlite")
         let database = try await SQLiteDatabase.open(at: url, migrator: TodoSchema.migrator)
         let repository = TodoRepository(database: database)
@@ -32,7 +32,7 @@ struct TodoDemo {
 
         store.send(.editTapped(id: store.todos[1].id ?? 0))
         guard let lens = store.editor?.id,
-            let editor = store.scope(state: \.editor, action: { .editor(.presented($0)) })
+            let editor = store.scope(state: \.editor, action: \.editor)
         else {
             narrator.result("Unexpected: the item could not be edited")
             throw ExitCode.failure

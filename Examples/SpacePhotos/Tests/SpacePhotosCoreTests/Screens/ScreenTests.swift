@@ -7,7 +7,7 @@ import SpacePhotosTerminal
 import TerminalUI
 import Testing
 
-/// The screens rendered to text for given states of the models, compared as
+/// The screens rendered to text for given states of the store, compared as
 /// text: what a person sees, line by line (trailing spaces trimmed).
 @MainActor
 @Suite("Screens", .timeLimit(.minutes(1)))
@@ -26,9 +26,9 @@ struct ScreenTests {
         if loggedIn { fixture.sessions.withLock { $0 = [.success(fixture.member)] } }
         let dependencies = try await fixture.dependencies()
         try await prepare(dependencies)
-        let app = AppModel(dependencies: dependencies)
-        await app.store.send(.start).finish()
-        return SpacePhotosProgram(app: app)
+        let program = SpacePhotosProgram(dependencies: dependencies)
+        await program.store.send(.start).finish()
+        return program
     }
 
     func screen(
@@ -86,9 +86,9 @@ struct ScreenTests {
         #expect(
             program.render(RenderContext(size: TerminalSize(columns: 80, rows: 24))).tasks.contains { $0.id == "todos" }
         )
-        let observation = program.app.todos.send(.observe)
+        let observation = program.store.send(.todos(.observe))
         defer { observation.cancel() }
-        try await waitUntil(program.app.todos) { $0.isLoaded }
+        try await waitUntil(program.store) { $0.todos.isLoaded }
         #expect(screen(program) == Self.emptyToDos)
     }
 
@@ -96,16 +96,16 @@ struct ScreenTests {
         let program = try await makeProgram { dependencies in
             try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do number \($0)" })
         }
-        let observation = program.app.todos.send(.observe)  // the main screen's `.task`
+        let observation = program.store.send(.todos(.observe))  // the main screen's `.task`
         defer { observation.cancel() }
-        try await waitUntil(program.app.todos) { $0.todos.count == 10_000 }
+        try await waitUntil(program.store) { $0.todos.todos.count == 10_000 }
         press(program, .character("3"))
         _ = screen(program)  // the list's height is known once drawn
         press(program, .end)
-        #expect(program.app.todos.selectedTodo?.text == "To-do number 10000")
+        #expect(program.store.todos.selectedTodo?.text == "To-do number 10000")
         #expect(screen(program) == Self.tenThousandToDosAtTheEnd)
         press(program, .pageUp)
-        #expect(program.app.todos.selectedTodo?.text == "To-do number 9985")
+        #expect(program.store.todos.selectedTodo?.text == "To-do number 9985")
     }
 
     @Test func theCounterRefreshing() async throws {
@@ -117,15 +117,15 @@ struct ScreenTests {
         press(program, .escape)
         await program.finish()
         #expect(call.isCancelled)
-        #expect(!program.app.counter.isLoading)
+        #expect(!program.store.counter.isLoading)
     }
 
     @Test func aPhotoSaving() async throws {
         let downloads = fixture.holdDownloads(of: "/images/photo-1.png")
         let program = try await makeProgram()
-        await program.app.photos.refresh()
+        await program.store.send(.photos(.catalog(.updateItems))).finish()
         press(program, .character("s"))
-        try await waitUntil(program.app.photos) { $0.isSelectedSaving }
+        try await waitUntil(program.store) { store in store.photos.selectedPhoto.map(store.saved.isSaving) ?? false }
         #expect(screen(program) == Self.photoSaving)
         press(program, .character("q"))
         #expect(screen(program, "quit dialog").contains("A photo is being saved. Quit and lose it?"))
@@ -145,7 +145,7 @@ struct ScreenTests {
         let program = try await makeProgram()
         press(program, .character("3"), .character("a"))
         _ = program.handle(.paste(String(repeating: "あ", count: 1_000_000)))
-        #expect(program.app.todos.draft.count == Todo.maximumTextLength)
+        #expect(program.store.todos.draft.count == Todo.maximumTextLength)
         #expect(screen(program).contains("The field holds 500 characters: 999500 were left out."))
     }
 
@@ -170,7 +170,7 @@ struct ScreenTests {
         type(program, "   ")
         press(program, .enter)
         await program.actions.waitForAll()
-        #expect(program.app.todos.draft == "   ")
+        #expect(program.store.todos.draft == "   ")
         #expect(screen(program).contains("A to-do needs some text."))
     }
 }

@@ -58,9 +58,9 @@ enum ProceduralImage {
         return bitmap
     }
 
-    /// A cartoon dog in a space helmet (Laika, after the seed's dog photos)
-    /// floating over a ``starField(width:height:seed:format:)``; the seed
-    /// also picks the coat and which way the dog faces.
+    /// A cartoon dog in a space helmet (Laika, the first dog in orbit)
+    /// floating over a ``starField(width:height:seed:format:)``; the random
+    /// seed also picks the coat and which way the dog faces.
     static func spaceDog(
         width: Int,
         height: Int,

@@ -1,67 +1,89 @@
 import BaselineHTTP
 import BaselinePersistence
+import BaselineStore
 import BaselineTesting
 import Foundation
 import SpacePhotosCore
 import Testing
 
+@testable import spacephotos
+
 @MainActor
-@Suite("Member screen", .timeLimit(.minutes(1)))
-struct MemberScreenTests {
+@Suite("Profile", .timeLimit(.minutes(1)))
+struct ProfileFeatureTests {
     let member = ControllableCall<Void, User>()
     let facts = ControllableCall<Int, String>()
     let astro = User(id: User.ID(rawValue: "astro"), nickname: "Astro", birthday: Date(timeIntervalSince1970: 0))
 
-    func makeModel() -> MemberScreenModel {
-        let member = self.member
-        let facts = self.facts
-        return MemberScreenModel(
-            fetchMember: { try await member() },
-            factClient: FactClient { try await facts($0) },
-            today: { Date(timeIntervalSince1970: 86_400 * 14) }  // 15 January 1970
-        )
+    func makeStore(
+        _ state: ProfileFeature.State = ProfileFeature.State(id: 1)
+    ) -> TestStore<ProfileFeature.State, ProfileFeature.Action> {
+        let (member, facts) = (self.member, self.facts)
+        return TestStore(initialState: state) {
+            ProfileFeature(
+                factClient: FactClient { try await facts($0) },
+                today: { Date(timeIntervalSince1970: 86_400 * 14) }  // 15 January 1970
+            )
+        } withDependencies: {
+            $0.session.member = { try await member() }
+        }
     }
 
     @Test func loadsTheMemberAndTodaysFactConcurrently() async throws {
-        let model = makeModel()
-        let loading = Task { await model.load() }
+        let store = makeStore()
+        await store.send(.load) { $0.isLoading = true }
         // Both requests are in flight before either is answered: concurrent.
         let memberCall = try await member.nextCall()
         let factCall = try await facts.nextCall()
         #expect(factCall.arguments == 15)
-        #expect(model.isLoading)
         factCall.resume(returning: "15 is odd.")
         memberCall.resume(returning: astro)
-        await loading.value
-        #expect(model.member == astro)
-        #expect(model.fact == "15 is odd.")
-        #expect(model.isLoading == false)
+        await store.receive(.loaded(astro, fact: "15 is odd.", number: 15)) {
+            $0.isLoading = false
+            $0.member = astro
+            $0.fact = "15 is odd."
+            $0.factNumber = 15
+        }
+        await store.finish()
     }
 
     @Test func leavingTheScreenCancelsBothRequests() async throws {
-        let model = makeModel()
-        let loading = Task { await model.load() }
+        // The profile is presented by the app: leaving the main screen dismisses it.
+        let fixture = AppFixture(holdsFacts: true)
+        let dependencies = try await fixture.dependencies()
+        let member = self.member
+        let store = TestStore(
+            initialState: AppFeature.State(screen: .main, profile: ProfileFeature.State(id: 1), sessionNumber: 1)
+        ) {
+            AppFeature(dependencies: dependencies)
+        } withDependencies: {
+            $0.session.member = { try await member() }
+        }
+        await store.send(.profile(.presented(.load))) { $0.profile?.isLoading = true }
         let memberCall = try await member.nextCall()
-        let factCall = try await facts.nextCall()
-        loading.cancel()
-        await loading.value
+        let factCall = try await fixture.factCalls.nextCall()
+        await store.send(.profile(.dismiss)) { $0.profile = nil }
+        await store.finish()
         #expect(memberCall.isCancelled)
         #expect(factCall.isCancelled)
-        #expect(model.errorMessage == nil)
-        #expect(model.isLoading == false)
     }
 
     @Test func aFailureOfEitherIsReported() async throws {
-        let model = makeModel()
-        let loading = Task { await model.load() }
-        try await member.nextCall().resume(throwing: APIClientError.notLoggedIn)
-        await loading.value
-        #expect(model.errorMessage?.contains("Not logged in") == true)
-        #expect(model.member == nil)
+        let store = makeStore(ProfileFeature.State(id: 1, member: astro, fact: "1 is one.", factNumber: 1))
+        await store.send(.load) { $0.isLoading = true }
+        try await member.nextCall().resume(throwing: SessionError.notLoggedIn)
+        await store.receive(
+            .loadFailed(ErrorMessage.line("The member screen could not load", SessionError.notLoggedIn))
+        ) {
+            $0.isLoading = false
+            $0.errorMessage = ErrorMessage.line("The member screen could not load", SessionError.notLoggedIn)
+        }
+        await store.finish()
+        #expect(store.state.member == astro, "what showed before stays")
     }
 }
 
-@Suite("APIClient (seed 002)", .timeLimit(.minutes(1)))
+@Suite("APIClient", .timeLimit(.minutes(1)))
 struct APIClientTests {
     let directory: TemporaryDirectory
     let store: IDTokenStore

@@ -1,6 +1,7 @@
 import BaselinePersistence
 import Foundation
 import Logging
+import SpacePhotosCore
 
 /// Keeps the ID token in a private file, off the main actor: a
 /// ``SecureValueStore`` of ``IDToken``.

@@ -1,11 +1,6 @@
 import Foundation
 import Logging
-
-/// What the login screen needs from authentication; tests put a double behind it.
-public protocol AuthServiceProtocol: Sendable {
-    /// Logs in and keeps the token. Throws ``LoginError`` for the user to see.
-    func logIn(for id: User.ID, with password: String) async throws
-}
+import SpacePhotosCore
 
 /// Logs in through the API and keeps the token (an ``IDTokenStore``, or the
 /// ``SessionTokens`` that the authentication middleware refreshes).
@@ -17,7 +12,7 @@ public protocol AuthServiceProtocol: Sendable {
 /// second caller with other credentials never receives someone else's result.
 /// (The login screen disables its button while a login runs, so a user does
 /// not see this error.)
-public actor AuthService: AuthServiceProtocol {
+public actor AuthService {
     /// The network login: `AuthAPI.logIn` in the app, a double in tests.
     public typealias LogIn = @Sendable (User.ID, String) async throws -> IDToken
 
@@ -40,7 +35,7 @@ public actor AuthService: AuthServiceProtocol {
             try await store.update(token)
         }
         self.fetchCurrentMember = {
-            guard let token = try await store.load() else { throw AuthServiceError.notLoggedIn }
+            guard let token = try await store.load() else { throw SessionError.notLoggedIn }
             return try await member(token)
         }
         self.forget = { try await store.clear() }
@@ -74,7 +69,7 @@ public actor AuthService: AuthServiceProtocol {
             try await tokens.save(try await authAPI.grant(for: id, with: password))
         }
         self.fetchCurrentMember = {
-            guard try await tokens.accessToken() != nil else { throw AuthServiceError.notLoggedIn }
+            guard try await tokens.accessToken() != nil else { throw SessionError.notLoggedIn }
             return try await memberAPI.me()
         }
         self.forget = { try await tokens.clear() }
@@ -105,7 +100,7 @@ public actor AuthService: AuthServiceProtocol {
 
     /// The logged-in member, fetched with the stored token.
     ///
-    /// - Throws: ``AuthServiceError/notLoggedIn`` without a token, the API's
+    /// - Throws: `SessionError.notLoggedIn` without a token, the API's
     ///   errors otherwise.
     public func currentMember() async throws -> User {
         try await fetchCurrentMember()
@@ -116,6 +111,4 @@ public actor AuthService: AuthServiceProtocol {
 public enum AuthServiceError: Error, Equatable, Sendable {
     /// A login was already running; this one was not sent.
     case loginInProgress
-    /// No token is stored.
-    case notLoggedIn
 }

@@ -1,8 +1,9 @@
 import BaselineCombine
 import BaselineHTTP
 import BaselinePersistence
+import SpacePhotosCore
 
-/// Seed 002's API client: requests come as builders whose
+/// An API client in the Combine style: requests come as builders whose
 /// `executeWithIDToken()` returns a Combine publisher, and `response(for:)`
 /// wraps that publisher for `async`/`await` — here with Baseline's bridge
 /// (`firstValue()`), which resumes exactly once and cancels the subscription
@@ -45,7 +46,7 @@ public struct RequestBuilder<Response: Decodable & Sendable>: Sendable {
     let client: APIClient
 
     /// Runs the request with the stored ID token as its bearer token, as a
-    /// publisher (the pre-concurrency API the seed started from).
+    /// publisher (the pre-concurrency shape this client keeps).
     public func executeWithIDToken() -> AnyPublisher<Response, APIClientError> {
         TaskPublisher { [request, client] in
             guard let token = try await client.tokenStore.load() else { throw APIClientError.notLoggedIn }
@@ -88,7 +89,7 @@ public enum APIClientError: Error, Sendable, CustomStringConvertible {
 }
 
 extension MemberAPI {
-    /// `GET /members/me`, as seed 002's `MemberAPI.getMember()`.
+    /// `GET /members/me`, as a builder.
     public static func getMember(using api: APIClient) -> RequestBuilder<User> {
         api.builder(for: .get("/members/me"))
     }

@@ -1,18 +1,29 @@
 import BaselineConcurrency
 import Foundation
 import HTTPTypes
+import SpacePhotosCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The login endpoint as pre-concurrency code wrote it: a completion handler
-/// over a `URLSession` data task (seed 000's "existing callback API").
+/// over a `URLSession` data task, the shape of login APIs written before
+/// Swift concurrency.
 ///
 /// Kept to show the bridge: ``logIn(for:with:)`` turns it into an `async`
 /// function with ``withCallback(isolation:logger:fileID:line:_:)``, which
 /// resumes once, and cancels the data task when the caller is cancelled.
 public struct LegacyAuthAPI: Sendable {
+    struct LoginBody: Encodable {
+        var id: String
+        var password: String
+    }
+
+    struct TokenBody: Decodable {
+        var idToken: IDToken
+    }
+
     /// The server's address; requests go to `auth/login` under it.
     public let baseURL: URL
     /// The session whose data tasks send the requests.
@@ -36,7 +47,7 @@ public struct LegacyAuthAPI: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         do {
-            request.httpBody = try JSONEncoder().encode(AuthAPI.LoginBody(id: id.rawValue, password: password))
+            request.httpBody = try JSONEncoder().encode(LoginBody(id: id.rawValue, password: password))
         } catch {
             completion(.failure(error))
             return LegacyRequest {}
@@ -68,7 +79,7 @@ public struct LegacyAuthAPI: Sendable {
                 )
                 return
             }
-            guard let data, let body = try? JSONDecoder().decode(AuthAPI.TokenBody.self, from: data) else {
+            guard let data, let body = try? JSONDecoder().decode(TokenBody.self, from: data) else {
                 completion(.failure(LoginError.server(status: response.statusCode)))
                 return
             }
