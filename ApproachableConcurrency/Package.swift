@@ -1,0 +1,62 @@
+// swift-tools-version: 6.2
+//
+// Baseline as a new Xcode 26 app target uses it: every documented snippet
+// (one source with the root package's build) and the example app's
+// SpacePhotosCore, compiled with default actor isolation MainActor,
+// NonisolatedNonsendingByDefault and InferIsolatedConformances, as Xcode 26
+// sets them for new app targets. CI builds it with warnings as errors and
+// runs its tests (a TestStore test and a request on a stub transport).
+//
+// Sources/<Name>/main.swift and Sources/SpacePhotosCore link to the files
+// of the root package and of the example app: nothing here is a copy.
+
+import PackageDescription
+
+/// How Xcode 26 sets up a new app target.
+let approachable: [SwiftSetting] = [
+    .defaultIsolation(MainActor.self),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let snippets = [
+    "CombineBridges", "ConcurrencyCoalescing", "ConcurrencyObservers", "ConcurrencySharedState", "ConcurrencyTour",
+    "FirstRequest", "HTTPPolicies", "HTTPStreaming", "HTTPTransfers", "MiddlewareOrder",
+    "ImagesAtAGlance", "ImagesCaching", "ImagesDecoding", "ImagesLoading", "ImagesPerformance",
+    "PersistenceAtAGlance", "PersistenceFiles", "PersistenceObserving", "PersistenceOpening", "PersistencePerformance",
+    "StoreAtAGlance", "StoreComposition", "StoreEffects", "StoreGettingStarted", "StoreObserving", "StorePerformance",
+]
+
+/// Everything a snippet may import.
+let libraries: [Target.Dependency] = [
+    .product(name: "BaselineCombine", package: "Baseline"),
+    .product(name: "BaselineConcurrency", package: "Baseline"),
+    .product(name: "BaselineHTTP", package: "Baseline"),
+    .product(name: "BaselineImages", package: "Baseline"),
+    .product(name: "BaselinePersistence", package: "Baseline"),
+    .product(name: "BaselineStore", package: "Baseline"),
+    .product(name: "BaselineTesting", package: "Baseline"),
+    .product(name: "GRDB", package: "GRDB.swift"),
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    .product(name: "Logging", package: "swift-log"),
+]
+
+let package = Package(
+    name: "ApproachableConcurrency",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [
+        .package(name: "Baseline", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: snippets.map { name in
+        .executableTarget(
+            name: "Snippet\(name)",
+            dependencies: libraries,
+            path: "Sources/\(name)",
+            swiftSettings: approachable
+        )
+    },
+    swiftLanguageModes: [.v6]
+)

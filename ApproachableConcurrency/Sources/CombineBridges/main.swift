@@ -1,0 +1,1 @@
+../../../Snippets/Combine/CombineBridges.swift

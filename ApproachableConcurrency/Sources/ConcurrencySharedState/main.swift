@@ -1,0 +1,1 @@
+../../../Snippets/Concurrency/ConcurrencySharedState.swift

@@ -1,0 +1,1 @@
+../../../Snippets/HTTP/FirstRequest.swift

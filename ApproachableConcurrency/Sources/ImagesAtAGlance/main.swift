@@ -1,0 +1,1 @@
+../../../Snippets/Images/ImagesAtAGlance.swift

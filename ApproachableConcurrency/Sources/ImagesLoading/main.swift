@@ -1,0 +1,1 @@
+../../../Snippets/Images/ImagesLoading.swift

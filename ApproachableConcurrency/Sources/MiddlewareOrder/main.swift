@@ -1,0 +1,1 @@
+../../../Snippets/HTTP/MiddlewareOrder.swift

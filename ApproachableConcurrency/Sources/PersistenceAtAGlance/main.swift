@@ -1,0 +1,1 @@
+../../../Snippets/Persistence/PersistenceAtAGlance.swift

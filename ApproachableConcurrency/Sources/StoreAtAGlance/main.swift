@@ -1,0 +1,1 @@
+../../../Snippets/Store/StoreAtAGlance.swift
