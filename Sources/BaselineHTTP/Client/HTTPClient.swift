@@ -132,27 +132,63 @@ public struct HTTPClient: Sendable {
 
     // MARK: Sending
 
-    /// Sends `request` and decodes its JSON body.
+    /// Sends `request` and decodes its JSON body, off the caller's actor.
     ///
     /// `String` and `Data` responses are the raw body here too, so a generic
     /// caller (`func load<T: Decodable>(_: Request<T>)`) gets the same result
     /// as a direct one.
+    ///
+    /// This overload serves a `Value` whose `Decodable` conformance may be
+    /// used anywhere (a `nonisolated` type, or any type in a module without
+    /// a default actor): a large body is decoded without holding the caller's
+    /// actor. A type whose conformance is isolated to the main actor (the
+    /// default for a type declared in an Xcode 26 app target) is served by
+    /// ``send(_:)-(Request<Value>)`` instead, which decodes on the caller's
+    /// actor: declare the type `nonisolated` to keep decoding off it.
     @inlinable
-    public func send<Value: Decodable & Sendable>(_ request: Request<Value>) async throws -> Response<Value> {
-        // Inlinable, so this closure is compiled where `Value` is known: the
-        // JSON decoder then runs specialised for it, instead of generic code
-        // that looks type metadata up at run time for every container.
-        let decoder = configuration.decoder
-        return try await send(request) { body in
-            if Value.self == Data.self, let data = body as? Value { return data }
-            if Value.self == String.self {
-                if let text = try Self.text(from: body) as? Value { return text }
-            }
-            do {
-                return try decoder.decode(Value.self, from: body)
-            } catch {
-                throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: body))
-            }
+    public nonisolated(nonsending) func send<Value: Decodable & Sendable>(
+        _ request: Request<Value>
+    ) async throws -> Response<Value> {
+        try await sendDecodingConcurrently(request)
+    }
+
+    /// Sends `request` and decodes its JSON body on the caller's actor: what
+    /// a type whose `Decodable` conformance is isolated to that actor needs
+    /// (`struct Member: Decodable` in a module whose default isolation is
+    /// `MainActor`). The exchange itself runs off the caller's actor.
+    @inlinable
+    @_disfavoredOverload
+    public nonisolated(nonsending) func send<Value: Decodable>(
+        _ request: Request<Value>
+    ) async throws -> Response<Value> {
+        let exchange = try await exchange(for: request)
+        return try Response(exchange, value: Self.decode(Value.self, from: exchange.body, with: configuration.decoder))
+    }
+
+    @inlinable
+    @concurrent
+    func sendDecodingConcurrently<Value: Decodable & Sendable>(
+        _ request: Request<Value>
+    ) async throws -> Response<Value> {
+        let exchange = try await exchange(for: request)
+        return try Response(exchange, value: Self.decode(Value.self, from: exchange.body, with: configuration.decoder))
+    }
+
+    /// `body` as `Value`: `Data` and `String` as they came, anything else
+    /// decoded as JSON.
+    @inlinable
+    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, with decoder: JSONDecoder) throws -> Value {
+        // Inlinable, so this is compiled where `Value` is known: the JSON
+        // decoder then runs specialised for it, instead of generic code that
+        // looks type metadata up at run time for every container.
+        if Value.self == Data.self, let data = body as? Value { return data }
+        if Value.self == String.self {
+            if let text = try Self.text(from: body) as? Value { return text }
+        }
+        do {
+            return try decoder.decode(Value.self, from: body)
+        } catch {
+            throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: body))
         }
     }
 
@@ -188,21 +224,22 @@ public struct HTTPClient: Sendable {
         _ request: Request<Value>,
         decode: (Data) throws -> Value
     ) async throws -> Response<Value> {
-        // Only building the request and decoding depend on `Value`; the
-        // exchange in between is one non-generic function.
+        let exchange = try await exchange(for: request)
+        return Response(exchange, value: try decode(exchange.body))
+    }
+
+    /// Sends `request` and receives its whole, accepted response. Only
+    /// building the request depends on `Value`; the exchange is one
+    /// non-generic function, which runs off the caller's actor.
+    @inlinable
+    func exchange<Value>(for request: Request<Value>) async throws -> Exchange {
         let (head, body) = try makeHTTPRequest(request)
-        let exchange = try await exchange(
+        return try await exchange(
             head,
             body: body,
             limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
             timeout: request.timeout ?? configuration.timeout,
             acceptableStatusCodes: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-        )
-        return Response(
-            value: try decode(exchange.body),
-            head: exchange.head,
-            body: exchange.body,
-            metrics: exchange.metrics
         )
     }
 
@@ -384,5 +421,13 @@ public struct HTTPClient: Sendable {
         }
         guard let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
         return url
+    }
+}
+
+extension Response {
+    /// `exchange`'s head, body and metrics, with `value` decoded from it.
+    @inlinable
+    init(_ exchange: HTTPClient.Exchange, value: Value) {
+        self.init(value: value, head: exchange.head, body: exchange.body, metrics: exchange.metrics)
     }
 }
