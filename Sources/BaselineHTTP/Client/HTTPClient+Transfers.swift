@@ -219,11 +219,25 @@ extension HTTPClient {
     ///
     /// Progress comes from the transport (``UploadProgressReporting``); a
     /// transport that does not report it leaves the sequence empty.
-    public func upload<Value: Decodable & Sendable>(
+    public nonisolated(nonsending) func upload<Value: Decodable & Sendable>(
         _ request: Request<Value>,
         progress: @escaping @Sendable (TransferProgressUpdates) async -> Void
     ) async throws -> Response<Value> {
         try await observingUpload(progress) { try await send(request) }
+    }
+
+    /// Sends `request` and decodes its JSON answer on the caller's actor,
+    /// reporting how much of the request body has been sent: for a `Value`
+    /// whose `Decodable` conformance is isolated to that actor (see
+    /// ``send(_:)-(Request<Value>)``).
+    @_disfavoredOverload
+    public nonisolated(nonsending) func upload<Value: Decodable>(
+        _ request: Request<Value>,
+        progress: @escaping @Sendable (TransferProgressUpdates) async -> Void
+    ) async throws -> Response<Value> {
+        let prepared = try prepare(request)
+        let received = try await observingUpload(progress) { try await self.exchange(prepared) }
+        return try Response(received, value: Self.decode(Value.self, from: received.body, with: configuration.decoder))
     }
 
     /// Sends `request`, ignoring the response body, reporting how much of the
@@ -236,9 +250,9 @@ extension HTTPClient {
         try await observingUpload(progress) { try await send(request) }
     }
 
-    private func observingUpload<T>(
+    private func observingUpload<T: Sendable>(
         _ progress: @escaping @Sendable (TransferProgressUpdates) async -> Void,
-        _ operation: () async throws -> T
+        _ operation: @Sendable () async throws -> T
     ) async throws -> T {
         let (updates, reporter) = TransferProgressUpdates.makeStream(bufferingPolicy: .bufferingNewest(1))
         async let observed: Void = progress(updates)

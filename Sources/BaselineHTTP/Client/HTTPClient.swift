@@ -177,7 +177,8 @@ public struct HTTPClient: Sendable {
     /// `body` as `Value`: `Data` and `String` as they came, anything else
     /// decoded as JSON.
     @inlinable
-    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, with decoder: JSONDecoder) throws -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, with decoder: JSONDecoder) throws -> Value
+    {
         // Inlinable, so this is compiled where `Value` is known: the JSON
         // decoder then runs specialised for it, instead of generic code that
         // looks type metadata up at run time for every container.
@@ -233,13 +234,50 @@ public struct HTTPClient: Sendable {
     /// non-generic function, which runs off the caller's actor.
     @inlinable
     func exchange<Value>(for request: Request<Value>) async throws -> Exchange {
+        try await exchange(prepare(request))
+    }
+
+    /// What sending `request` needs, without its response type.
+    @inlinable
+    func prepare<Value>(_ request: Request<Value>) throws -> Prepared {
         let (head, body) = try makeHTTPRequest(request)
-        return try await exchange(
-            head,
+        return Prepared(
+            head: head,
             body: body,
             limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
             timeout: request.timeout ?? configuration.timeout,
             acceptableStatusCodes: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        )
+    }
+
+    /// A request ready to send: its head and body, and the limits that apply.
+    @usableFromInline
+    struct Prepared: Sendable {
+        @usableFromInline let head: HTTPRequest
+        @usableFromInline let body: HTTPBody?
+        @usableFromInline let limit: Int
+        @usableFromInline let timeout: Duration?
+        @usableFromInline let acceptableStatusCodes: Range<Int>
+
+        @usableFromInline
+        init(head: HTTPRequest, body: HTTPBody?, limit: Int, timeout: Duration?, acceptableStatusCodes: Range<Int>) {
+            self.head = head
+            self.body = body
+            self.limit = limit
+            self.timeout = timeout
+            self.acceptableStatusCodes = acceptableStatusCodes
+        }
+    }
+
+    /// Sends a prepared request and receives its whole, accepted response.
+    @usableFromInline
+    func exchange(_ prepared: Prepared) async throws -> Exchange {
+        try await exchange(
+            prepared.head,
+            body: prepared.body,
+            limit: prepared.limit,
+            timeout: prepared.timeout,
+            acceptableStatusCodes: prepared.acceptableStatusCodes
         )
     }
 

@@ -16,6 +16,8 @@ public struct RequestBody: Sendable {
     enum Content: Sendable {
         case data(Data)
         case json(any Encodable & Sendable)
+        /// JSON encoded when the body was made; a failure is thrown on sending.
+        case encoded(Result<Data, EncodingFailure>)
         case file(URL)
         case multipart(MultipartForm)
     }
@@ -25,8 +27,34 @@ public struct RequestBody: Sendable {
     public let contentType: String
 
     /// `value` encoded as JSON with the client's encoder, when the request is sent.
+    ///
+    /// This overload serves a type whose `Encodable` conformance may be used
+    /// anywhere. A type whose conformance is isolated to an actor (the
+    /// default for a type declared in an Xcode 26 app target, isolated to the
+    /// main actor) is served by ``json(_:encoder:)`` instead.
     public static func json(_ value: some Encodable & Sendable) -> RequestBody {
         RequestBody(content: .json(value), contentType: "application/json")
+    }
+
+    /// `value` encoded as JSON now, on the caller's actor, with `encoder`.
+    ///
+    /// What a type whose `Encodable` conformance is isolated to the caller's
+    /// actor needs (`struct Credentials: Encodable` in a module whose default
+    /// isolation is `MainActor`): its conformance cannot be used where the
+    /// request is sent, so the body is encoded where it is made. The client's
+    /// ``HTTPClient/Configuration/encoder`` does not apply; pass the same
+    /// encoder here, or declare the type `nonisolated` to have the client
+    /// encode it. A failure to encode is thrown when the request is sent.
+    @_disfavoredOverload
+    public static func json<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) -> RequestBody {
+        let encoded = Result { try encoder.encode(value) }.mapError { EncodingFailure(description: "\($0)") }
+        return RequestBody(content: .encoded(encoded), contentType: "application/json")
+    }
+
+    /// Why a body encoded when it was made could not be: the encoding error,
+    /// described (the error itself need not be `Sendable`).
+    struct EncodingFailure: Error, Sendable {
+        let description: String
     }
 
     /// Raw bytes of the given content type.
@@ -78,6 +106,10 @@ public struct RequestBody: Sendable {
             } catch {
                 throw HTTPClientError.invalidRequest(reason: "The JSON body could not be encoded: \(error)")
             }
+        case let .encoded(.success(data)):
+            return HTTPBody(data)
+        case let .encoded(.failure(failure)):
+            throw HTTPClientError.invalidRequest(reason: "The JSON body could not be encoded: \(failure.description)")
         case let .file(url):
             return try HTTPBody(contentsOf: url)
         case let .multipart(form):
