@@ -46,6 +46,33 @@ extension Effect {
         throttled(id: EffectID(id), for: interval, clock: clock, latest: latest)
     }
 
+    /// ``debounce(id:for:clock:)-(_,_,_)`` for an `id` whose `Hashable`
+    /// conformance is isolated to the main actor (see
+    /// ``cancellable(id:cancelInFlight:)-(ID,_)``).
+    @MainActor
+    @_disfavoredOverload
+    public func debounce<ID: Hashable>(id: ID, for duration: Duration, clock: any Clock<Duration>) -> Effect {
+        let waitThenRun = Effect.concatenate(
+            .run(name: "debounce wait") { _ in try await clock.sleep(for: duration) },
+            self
+        )
+        return Effect(operation: .cancellable(EffectID(mainActorBound: id), cancelInFlight: true, waitThenRun))
+    }
+
+    /// ``throttle(id:for:clock:latest:)-(_,_,_,_)`` for an `id` whose
+    /// `Hashable` conformance is isolated to the main actor (see
+    /// ``cancellable(id:cancelInFlight:)-(ID,_)``).
+    @MainActor
+    @_disfavoredOverload
+    public func throttle<ID: Hashable>(
+        id: ID,
+        for interval: Duration,
+        clock: any Clock<Duration>,
+        latest: Bool
+    ) -> Effect {
+        throttled(id: EffectID(mainActorBound: id), for: interval, clock: clock, latest: latest)
+    }
+
     /// `throttle(id:for:clock:latest:)` with the clock's type known, so that
     /// its instants can be compared.
     private func throttled<C: Clock<Duration>>(id: EffectID, for interval: Duration, clock: C, latest: Bool) -> Effect {

@@ -95,6 +95,27 @@ public struct Effect<Action: Sendable>: Sendable {
         Effect(operation: .cancel(EffectID(id)))
     }
 
+    /// This effect, cancellable with ``cancel(id:)``, for an `id` whose
+    /// `Hashable` conformance is isolated to the main actor: what an
+    /// `enum CancelID { case search }` declared next to a reducer is in a
+    /// module whose default isolation is `MainActor` (an Xcode 26 app
+    /// target). The store hashes and compares ids on the main actor only, so
+    /// such an id needs no `nonisolated`.
+    @MainActor
+    @_disfavoredOverload
+    public func cancellable<ID: Hashable>(id: ID, cancelInFlight: Bool = false) -> Effect {
+        Effect(operation: .cancellable(EffectID(mainActorBound: id), cancelInFlight: cancelInFlight, self))
+    }
+
+    /// Cancels the running effects marked with `id`, an id whose `Hashable`
+    /// conformance is isolated to the main actor (see
+    /// ``cancellable(id:cancelInFlight:)-(ID,_)``).
+    @MainActor
+    @_disfavoredOverload
+    public static func cancel<ID: Hashable>(id: ID) -> Effect {
+        Effect(operation: .cancel(EffectID(mainActorBound: id)))
+    }
+
     private static func mapHandler<Other: Sendable>(
         _ onError: (@Sendable (any Error, Send<Action>) async -> Void)?,
         _ transform: @escaping @Sendable (Action) -> Other
@@ -173,12 +194,20 @@ extension Effect {
 }
 
 /// A cancellation id, type-erased.
-struct EffectID: Hashable, @unchecked Sendable {  // safety: wraps only Sendable values
-    // Built only from `some Hashable & Sendable` values (see `init`), so the
-    // wrapped value is Sendable; AnyHashable just cannot say so.
+// safety: built from a `Sendable` id whose conformance may be used anywhere,
+// or on the main actor from an id whose `Hashable` conformance is isolated to
+// it (`init(mainActorBound:)`). Ids are hashed and compared only by the
+// store's `EffectRunner`, which is main-actor isolated, so the second kind is
+// only ever used in its own isolation; AnyHashable just cannot say so.
+struct EffectID: Hashable, @unchecked Sendable {
     let base: AnyHashable
 
     init(_ id: some Hashable & Sendable) {
+        base = AnyHashable(id)
+    }
+
+    @MainActor
+    init<ID: Hashable>(mainActorBound id: ID) {
         base = AnyHashable(id)
     }
 }
