@@ -122,8 +122,24 @@ public final class Store<State, Action: Sendable> {
         changes { $0[keyPath: keyPath] }
     }
 
+    /// ``values(of:)-(KeyPath<State,Value>)`` for a value whose `Equatable`
+    /// conformance is isolated to the main actor: the default for a type
+    /// declared in a module whose default isolation is `MainActor` (an Xcode
+    /// 26 app target). The values are compared and read on the main actor.
+    @inlinable
+    @_disfavoredOverload
+    public func values<Value: Equatable>(of keyPath: KeyPath<State, Value>) -> MainActorStoreValues<Value> {
+        MainActorStoreValues(channel: channel { $0[keyPath: keyPath] })
+    }
+
     @inlinable
     func changes<Value: Equatable & Sendable>(_ read: @escaping (State) -> Value) -> StoreValues<Value> {
+        StoreValues(channel: channel(read))
+    }
+
+    /// A channel fed with the value `read` finds in the state, each time it changes.
+    @inlinable
+    func channel<Value: Equatable>(_ read: @escaping (State) -> Value) -> LatestValueChannel<Value> {
         var last = read(readState())
         let channel = LatestValueChannel(initial: last)
         channel.removeObserver = addObserver { [weak channel] state in
@@ -132,7 +148,7 @@ public final class Store<State, Action: Sendable> {
             last = value
             channel?.send(value)
         }
-        return StoreValues(channel: channel)
+        return channel
     }
 
     // MARK: Scoping

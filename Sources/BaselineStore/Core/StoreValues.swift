@@ -75,14 +75,27 @@ final class CursorSlot<Value: Sendable>: Sendable {
 /// unread value.
 @MainActor
 @usableFromInline
-final class LatestValueChannel<Value: Sendable>: Sendable {
+final class LatestValueChannel<Value>: Sendable {
     /// One reader: its newest unread value and its waiting continuation.
     @MainActor
     @usableFromInline
     final class Cursor: Sendable {
         @usableFromInline var pending: Value?
-        @usableFromInline var waiter: CheckedContinuation<Value?, Never>?
+        @usableFromInline var waiter: CheckedContinuation<Delivery?, Never>?
         var isFinished = false
+
+        /// A value handed from ``offer(_:)`` to the waiting ``next()``.
+        // safety: both ends are methods of this main-actor class, so a value
+        // that is not `Sendable` goes from the main actor to the main actor.
+        @usableFromInline
+        struct Delivery: @unchecked Sendable {
+            @usableFromInline let value: Value
+
+            @usableFromInline
+            init(_ value: Value) {
+                self.value = value
+            }
+        }
 
         init(pending: Value) {
             self.pending = pending
@@ -92,7 +105,7 @@ final class LatestValueChannel<Value: Sendable>: Sendable {
         func offer(_ value: Value) {
             if let waiter {
                 self.waiter = nil
-                waiter.resume(returning: value)
+                waiter.resume(returning: Delivery(value))
             } else {
                 pending = value
             }
@@ -104,12 +117,13 @@ final class LatestValueChannel<Value: Sendable>: Sendable {
                 return value
             }
             if isFinished { return nil }
-            return await withTaskCancellationHandler {
+            let delivery = await withTaskCancellationHandler {
                 await withCheckedContinuation { waiter = $0 }
             } onCancel: {
                 // Runs after `next` installed its waiter: both are main-actor work.
                 Task { @MainActor in self.finish() }
             }
+            return delivery?.value
         }
 
         func finish() {
@@ -152,5 +166,59 @@ final class LatestValueChannel<Value: Sendable>: Sendable {
         guard let cursor else { return }
         cursor.finish()
         cursors.removeAll { $0 === cursor }
+    }
+}
+
+/// The values ``Store/values(of:)`` delivers when their `Equatable`
+/// conformance is isolated to the main actor (a type declared in a module
+/// whose default isolation is `MainActor`, such as an Xcode 26 app target):
+/// the same sequence as ``StoreValues``, read on the main actor.
+///
+/// ```swift
+/// for await rows in store.values(of: \.visibleRows) { table.show(rows) }
+/// ```
+public struct MainActorStoreValues<Value> {
+    @usableFromInline let channel: LatestValueChannel<Value>
+
+    @usableFromInline
+    init(channel: LatestValueChannel<Value>) {
+        self.channel = channel
+    }
+
+    /// Reads the values, on the main actor.
+    @MainActor
+    public final class Iterator {
+        let channel: LatestValueChannel<Value>
+        var cursor: LatestValueChannel<Value>.Cursor?
+
+        init(channel: LatestValueChannel<Value>) {
+            self.channel = channel
+        }
+
+        isolated deinit {
+            channel.remove(cursor)
+        }
+    }
+}
+
+extension MainActorStoreValues: @MainActor AsyncSequence {
+    /// A value of the observed state.
+    public typealias Element = Value
+
+    /// Starts reading the values: the current one first.
+    @MainActor
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(channel: channel)
+    }
+}
+
+extension MainActorStoreValues.Iterator: @MainActor AsyncIteratorProtocol {
+    /// The latest value not yet read, waiting for a change if there is
+    /// none; `nil` once the reading task is cancelled.
+    @MainActor
+    public func next() async -> Value? {
+        let cursor = self.cursor ?? channel.addCursor()
+        self.cursor = cursor
+        return await cursor.next()
     }
 }
