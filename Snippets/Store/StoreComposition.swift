@@ -48,8 +48,11 @@ struct Basket: Reducer {
         var total = 0
     }
 
+    // `nonisolated`, here and on the conformance below: in an app target
+    // whose default isolation is the main actor, the case paths must serve
+    // actions that effects send from other tasks.
     @CasePathable
-    enum Action: Equatable, Sendable {
+    nonisolated enum Action: Equatable, Sendable {
         case items(IdentifiedAction<String, Quantity.Action>)
         case giftMessage(NoteEditor.Action)
         case note(NoteEditor.Action)
@@ -79,6 +82,8 @@ struct Basket: Reducer {
     }
 }
 // snippet.end
+
+nonisolated extension Basket.Action: CasePathable {}
 
 // snippet.scoping
 let store = Store(initialState: Basket.State(items: [.init(id: "tea"), .init(id: "milk")])) { Basket() }
