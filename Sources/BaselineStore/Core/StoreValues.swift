@@ -85,10 +85,8 @@ final class LatestValueChannel<Value>: Sendable {
         var isFinished = false
 
         /// A value handed from ``offer(_:)`` to the waiting ``next()``.
-        // safety: both ends are methods of this main-actor class, so a value
-        // that is not `Sendable` goes from the main actor to the main actor.
         @usableFromInline
-        struct Delivery: @unchecked Sendable {
+        struct Delivery: @unchecked Sendable {  // safety: both ends are this main-actor class's methods
             @usableFromInline let value: Value
 
             @usableFromInline

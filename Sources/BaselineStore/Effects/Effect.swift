@@ -199,7 +199,7 @@ extension Effect {
 // it (`init(mainActorBound:)`). Ids are hashed and compared only by the
 // store's `EffectRunner`, which is main-actor isolated, so the second kind is
 // only ever used in its own isolation; AnyHashable just cannot say so.
-struct EffectID: Hashable, @unchecked Sendable {
+struct EffectID: Hashable, @unchecked Sendable {  // safety: hashed only on the main actor, see above
     let base: AnyHashable
 
     init(_ id: some Hashable & Sendable) {
