@@ -181,5 +181,6 @@ struct DependencyTests {
         }
         await test.send(.greetTapped)
         await test.receive(.greeted("Hi, Ada (test)")) { $0.greeting = "Hi, Ada (test)" }
+        await test.finish()
     }
 }
