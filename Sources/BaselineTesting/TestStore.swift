@@ -87,12 +87,13 @@ public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
         withDependencies: (inout DependencyValues) -> Void = { _ in }
     ) where R.State == State, R.Action == Action {
         self.state = initialState
-        self.reducer = reducer()._built()
         var dependencies = DependencyValues(context: .test)
         dependencies.reportUnimplemented = { message, fileID, filePath, line in
             reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: 1)
         }
         withDependencies(&dependencies)
+        // Built with the test's dependencies, as a store builds with its own.
+        self.reducer = DependencyValues.$current.withValue(dependencies) { reducer()._built() }
         self.dependencies = dependencies
         self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         var logger = Logger(label: "baseline.test-store")

@@ -145,4 +145,42 @@ struct DependencyTests {
         @Dependency(\.greeting) var greeting
         #expect(try await greeting.greet("Lin") == "Hello, Lin (live)")
     }
+
+    /// A body built once, capturing the client where it is built.
+    struct CapturingGreeter: Reducer {
+        @Dependency(\.greeting) var greeting
+
+        var body: some Reducer<GreeterFeature.State, GreeterFeature.Action> {
+            Reduce { [greeting] state, action in
+                switch action {
+                case .greetTapped:
+                    return .run { [name = state.name] send in await send(.greeted(try await greeting.greet(name))) }
+                case let .greeted(text):
+                    state.greeting = text
+                    return .none
+                case .failed:
+                    return .none
+                }
+            }
+        }
+    }
+
+    @Test func aBodyBuiltOnceCapturesTheStoresDependencies() async {
+        let store = Store(initialState: GreeterFeature.State()) {
+            CapturingGreeter()
+        } withDependencies: {
+            $0.greeting.greet = { "Hi, \($0) (store)" }
+        }
+        await store.send(.greetTapped).finish()
+        #expect(store.greeting == "Hi, Ada (store)")
+
+        let test = TestStore(initialState: GreeterFeature.State()) {
+            CapturingGreeter()
+        } withDependencies: {
+            $0.greeting.greet = { "Hi, \($0) (test)" }
+        }
+        await test.send(.greetTapped)
+        await test.receive(.greeted("Hi, Ada (test)")) { $0.greeting = "Hi, Ada (test)" }
+        await test.finish()
+    }
 }

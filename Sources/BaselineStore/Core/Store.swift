@@ -45,16 +45,15 @@ public final class Store<State, Action: Sendable> {
         reducer: () -> R,
         withDependencies: (inout DependencyValues) -> Void = { _ in }
     ) where R.State == State, R.Action == Action {
-        let root = StoreRoot(
-            initialState: initialState,
-            reducer: reducer()._built(),
-            dependencies: DependencyValues.current.with {
-                // A store made inside a presented feature's effect is not that feature.
-                $0.presentedDismissal = nil
-                withDependencies(&$0)
-            },
-            logger: logger
-        )
+        let dependencies = DependencyValues.current.with {
+            // A store made inside a presented feature's effect is not that feature.
+            $0.presentedDismissal = nil
+            withDependencies(&$0)
+        }
+        // Built once, with the store's dependencies: a body that reads one
+        // (`Reduce { [client] state, action in … }`) gets the store's.
+        let built = DependencyValues.$current.withValue(dependencies) { reducer()._built() }
+        let root = StoreRoot(initialState: initialState, reducer: built, dependencies: dependencies, logger: logger)
         self.init(
             root: root,
             readState: { root.state },
