@@ -27,6 +27,8 @@ let snippets = [
     "StoreAtAGlance", "StoreComposition", "StoreEffects", "StoreGettingStarted", "StoreObserving", "StorePerformance",
 ]
 
+let http: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+
 /// Everything a snippet may import.
 let libraries: [Target.Dependency] = [
     .product(name: "BaselineCombine", package: "Baseline"),
@@ -57,6 +59,42 @@ let package = Package(
             path: "Sources/\(name)",
             swiftSettings: approachable
         )
-    },
+    } + [
+        // The example app's models and features, as an app target would hold them.
+        // Named apart from the example's own target: the packages share a
+        // build folder, and one name would make each build overwrite the other's.
+        .target(
+            name: "SpacePhotosCoreDefaultMainActor",
+            dependencies: libraries,
+            path: "Sources/SpacePhotosCore",
+            swiftSettings: approachable
+        ),
+        // Decoding a 1 MiB body through `send` from the main actor, in this
+        // mode and without it (one source; Mode.swift names the build).
+        .executableTarget(
+            name: "decoding-benchmark",
+            dependencies: [.product(name: "BaselineHTTP", package: "Baseline"), http],
+            path: "Sources/DecodingBenchmark",
+            swiftSettings: approachable
+        ),
+        .executableTarget(
+            name: "decoding-benchmark-plain",
+            dependencies: [.product(name: "BaselineHTTP", package: "Baseline"), http],
+            path: "Sources/DecodingBenchmarkPlain"
+        ),
+        // A TestStore test, a request on a stub transport, a stored value and
+        // an observer, in the same mode.
+        .testTarget(
+            name: "ApproachableConcurrencyTests",
+            dependencies: [
+                .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "BaselineStore", package: "Baseline"),
+                .product(name: "BaselineTesting", package: "Baseline"),
+            ],
+            swiftSettings: approachable
+        ),
+    ],
     swiftLanguageModes: [.v6]
 )

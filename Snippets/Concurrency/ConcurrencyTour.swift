@@ -5,7 +5,10 @@ import BaselineConcurrency
 import Foundation
 import Observation
 
-struct UserID: Hashable, Sendable {
+// A coalescer's key is hashed on any thread: `nonisolated` keeps its
+// conformances off the main actor in an app whose code is main-actor
+// isolated by default (and changes nothing elsewhere).
+nonisolated struct UserID: Hashable, Sendable {
     var rawValue: String
 }
 

@@ -14,7 +14,9 @@ struct Quantity: Reducer {
         var count = 1
     }
 
-    enum Action: Equatable, Sendable { case increment, decrement }
+    // `nonisolated`: a parent's action embeds this one, and its conformances
+    // must not be the main actor's in an app whose default isolation is.
+    nonisolated enum Action: Equatable, Sendable { case increment, decrement }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -28,7 +30,7 @@ struct Quantity: Reducer {
 /// A note attached to the order, edited in a sheet.
 struct NoteEditor: Reducer {
     struct State: Equatable, Sendable { var text = "" }
-    enum Action: Equatable, Sendable { case textChanged(String) }
+    nonisolated enum Action: Equatable, Sendable { case textChanged(String) }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -49,8 +51,8 @@ struct Basket: Reducer {
     }
 
     // `nonisolated`, here and on the conformance below: in an app target
-    // whose default isolation is the main actor, the case paths must serve
-    // actions that effects send from other tasks.
+    // whose default isolation is the main actor, actions are sent from
+    // effects on other tasks, so their conformances cannot be isolated.
     @CasePathable
     nonisolated enum Action: Equatable, Sendable {
         case items(IdentifiedAction<String, Quantity.Action>)

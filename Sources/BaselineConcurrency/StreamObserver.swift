@@ -34,15 +34,20 @@ public final class StreamObserver: Sendable {
     /// sequence goes to `onError` (cancellation does not: it is how it stops).
     ///
     /// `makeSequence` runs again at each ``start()``, so an observer can be
-    /// stopped and started again.
+    /// stopped and started again. It runs on the actor it was written on (a
+    /// view model's main actor, say), so it may call that actor's methods
+    /// without `await`; the elements are then read off that actor.
     public init<S: AsyncSequence>(
-        observing makeSequence: @escaping @Sendable () -> S,
+        // Inherits the caller's isolation, as `Task { }` does: in an app
+        // whose code is main-actor isolated by default, the repository or SDK
+        // the closure calls is too, and a nonisolated closure could not call it.
+        @_inheritActorContext observing makeSequence: @escaping @Sendable @isolated(any) () -> S,
         onElement: @escaping @Sendable (S.Element) async -> Void,
         onError: @escaping @Sendable (any Error) async -> Void = { _ in }
     ) where S: Sendable, S.Element: Sendable {
         body = {
             do {
-                for try await element in makeSequence() {
+                for try await element in await makeSequence() {
                     await onElement(element)
                 }
             } catch is CancellationError {

@@ -23,6 +23,25 @@
 /// // Ten cells asking for the same URL at once make one download.
 /// let image = try await thumbnails.value(for: url) { try await download(url) }
 /// ```
+///
+/// ### Keys in a default-MainActor module
+///
+/// A key is hashed wherever a caller, a cancellation or the end of a run
+/// happens to be, on any thread, so its `Hashable` conformance must not be
+/// isolated to an actor. In a module whose default isolation is `MainActor`
+/// (Xcode 26's new app targets), a key type the module declares conforms on
+/// the main actor unless it says otherwise: declare it `nonisolated`.
+///
+/// ```swift
+/// nonisolated struct UserID: Hashable, Sendable {
+///     var rawValue: String
+/// }
+/// ```
+///
+/// Without the word the compiler refuses the key ("main actor-isolated
+/// conformance … cannot satisfy conformance requirement for a 'Sendable' type
+/// parameter"). Keys of the standard library's and Foundation's types
+/// (`String`, `URL`, `Int`) need nothing.
 public final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private typealias Waiter = CheckedContinuation<Value, any Error>
 

@@ -9,9 +9,27 @@ import HTTPTypes
 /// let token = try await client.send(.post("/auth/login", body: .json(credentials)) as Request<TokenResponse>).value
 /// ```
 ///
-/// The client is a value: copies share the transport. Its async methods are
-/// not isolated to any actor, so encoding and decoding run off the main actor
-/// even when you call them from it.
+/// The client is a value: copies share the transport. The exchange always
+/// runs off the caller's actor, and so does decoding, for a response type
+/// whose `Decodable` conformance may be used anywhere.
+///
+/// ### In an Xcode 26 app target
+///
+/// There, default isolation is `MainActor`, and a `struct Member: Decodable`
+/// the app declares conforms on the main actor. Such a type can only be
+/// decoded there, and ``send(_:)-(Request<Value>)`` does so: it compiles
+/// as it is, and a small body costs little. For a large body, declare the
+/// type `nonisolated` and decoding moves off the main actor:
+///
+/// ```swift
+/// nonisolated struct Row: Decodable, Sendable { … }
+/// let rows = try await client.send(Request<[Row]>.get("/rows")).value
+/// ```
+///
+/// Measured on a 1 MiB array of 14,669 rows (`ApproachableConcurrency`'s
+/// `decoding-benchmark`, release, Linux): the send takes about 60 ms either
+/// way, but the main actor stalls for about 60 ms when it decodes, against
+/// about 1.5 ms when the type is `nonisolated`.
 ///
 /// Errors are ``HTTPClientError``, except task cancellation, which is always
 /// `CancellationError`.

@@ -43,6 +43,32 @@
 ///
 /// `reduce` runs on the main actor, synchronously: keep it to state changes
 /// and describing effects; the effects do the slow work.
+///
+/// ### In an Xcode 26 app target
+///
+/// A new app target's default isolation is `MainActor`, so the types a
+/// feature declares, and their conformances, are the main actor's. A
+/// feature's reducer, state and cancellation ids work as they are: the store
+/// runs them on the main actor. Its **action enum needs one word**,
+/// `nonisolated`, and, when it is `@CasePathable`, its conformance in a
+/// `nonisolated` extension (see ``ActionCase``):
+///
+/// ```swift
+/// struct Search: Reducer {
+///     struct State: Equatable { … }                     // as it is
+///     @CasePathable
+///     nonisolated enum Action: Equatable, Sendable { … }  // nonisolated
+///     enum CancelID { case search }                       // as it is
+/// }
+/// nonisolated extension Search.Action: CasePathable {}
+/// ```
+///
+/// Why: effects build actions on other tasks and send them back, so an
+/// action is `Sendable`, and Swift does not let a type used as a `Sendable`
+/// type parameter bring a conformance isolated to the main actor (SE-0470),
+/// not even an `Equatable` one that only a test store would call. The same
+/// holds for the types an action carries (`case loaded([Member])`), and for
+/// a helper an effect calls (declare it `nonisolated static func`).
 public protocol Reducer<State, Action> {
     /// The feature's state.
     associatedtype State

@@ -24,6 +24,11 @@
 ///
 /// A reducer then reads it with ``Dependency``, a store overrides it with
 /// `withDependencies:`, and a `TestStore` starts from ``testValue``.
+///
+/// In an Xcode 26 app target (default isolation `MainActor`), write both
+/// extensions `nonisolated extension`: dependencies are read inside effects,
+/// off the main actor, and a key path to a main-actor property is not
+/// `Sendable`, so `@Dependency(\.factClient)` would not compile.
 public protocol DependencyKey {
     /// The dependency's type.
     associatedtype Value: Sendable

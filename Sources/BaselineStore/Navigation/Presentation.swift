@@ -44,7 +44,7 @@ extension Reducer where Action: CasePathable {
     ///   - action: The parent's case that carries the child's actions and its dismissal.
     ///   - child: The child's reducer (built once, with its body).
     public func presenting<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
-        _ state: WritableKeyPath<State, ChildState?> & Sendable,
+        _ state: WritableKeyPath<State, ChildState?>,
         action: ActionCase<Action, PresentationAction<ChildAction>>,
         @ReducerBuilder<ChildState, ChildAction> child: () -> Child
     ) -> PresentationReducer<Self, Child> {
@@ -75,7 +75,7 @@ private func id<Value: Identifiable>(of value: Value) -> AnyHashable {
 /// by ``Reducer/presenting(_:action:child:)``.
 public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer where Parent.Action: CasePathable {
     let parent: any Reducer<Parent.State, Parent.Action>
-    let state: WritableKeyPath<Parent.State, Child.State?> & Sendable
+    let state: WritableKeyPath<Parent.State, Child.State?>
     let action: CaseAccess<Parent.Action, PresentationAction<Child.Action>>
     let child: any Reducer<Child.State, Child.Action>
     /// Tells two children apart (their ids), or `nil` when it cannot.
@@ -83,7 +83,7 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer wher
 
     init(
         parent: Parent,
-        state: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+        state: WritableKeyPath<Parent.State, Child.State?>,
         action: CaseAccess<Parent.Action, PresentationAction<Child.Action>>,
         child: any Reducer<Child.State, Child.Action>,
         identity: @escaping (Child.State) -> AnyHashable?
@@ -131,7 +131,10 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer wher
 }
 
 /// The cancellation id of a presented child's effects: its place in the parent's state.
-// Key paths are immutable, and `element` wraps a Sendable id.
+// Key paths are immutable, and this one is only hashed and compared here,
+// never applied: a key path into main-actor state (an app whose default
+// isolation is the main actor writes those) is not Sendable, yet its identity
+// is. `element` wraps a Sendable id.
 struct ChildEffects: Hashable, @unchecked Sendable {  // safety: see above
     let path: AnyKeyPath
     var element: AnyHashable?

@@ -42,7 +42,7 @@ extension Reducer where Action: CasePathable {
     ///   - action: The parent's case that carries the elements' actions and pops.
     ///   - child: The elements' reducer (built once, with its body).
     public func stack<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
-        _ state: WritableKeyPath<State, [ChildState]> & Sendable,
+        _ state: WritableKeyPath<State, [ChildState]>,
         action: ActionCase<Action, StackAction<ChildState.ID, ChildAction>>,
         @ReducerBuilder<ChildState, ChildAction> child: () -> Child
     ) -> StackReducer<Self, Child> where ChildState: Identifiable, ChildState.ID: Sendable {
@@ -55,7 +55,7 @@ extension Reducer where Action: CasePathable {
 public struct StackReducer<Parent: Reducer, Child: Reducer>: Reducer
 where Parent.Action: CasePathable, Child.State: Identifiable, Child.State.ID: Sendable {
     let parent: any Reducer<Parent.State, Parent.Action>
-    let state: WritableKeyPath<Parent.State, [Child.State]> & Sendable
+    let state: WritableKeyPath<Parent.State, [Child.State]>
     let action: CaseAccess<Parent.Action, StackAction<Child.State.ID, Child.Action>>
     let child: any Reducer<Child.State, Child.Action>
 

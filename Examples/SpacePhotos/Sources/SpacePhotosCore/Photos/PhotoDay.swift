@@ -5,7 +5,7 @@ import Foundation
 /// A strict parser of its own instead of a `DateFormatter`: formatters are not
 /// `Sendable`, follow the user's locale and time zone unless told otherwise,
 /// and accept dates like `2024-02-31` leniently.
-public enum PhotoDay {
+public nonisolated enum PhotoDay {
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? .gmt

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// A photo is identified by its date: the catalog has one photo a day.
-public struct SpacePhoto: Sendable, Hashable, Identifiable {
+public nonisolated struct SpacePhoto: Sendable, Hashable, Identifiable {
     /// The photo's title.
     public var title: String
     /// What the photo shows (the JSON's `explanation`).
@@ -37,7 +37,7 @@ public struct SpacePhoto: Sendable, Hashable, Identifiable {
     public var day: String { PhotoDay.string(from: date) }
 }
 
-extension SpacePhoto: Codable {
+nonisolated extension SpacePhoto: Codable {
     enum CodingKeys: String, CodingKey {
         case title
         case description = "explanation"

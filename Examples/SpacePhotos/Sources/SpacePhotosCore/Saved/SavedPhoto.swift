@@ -6,7 +6,7 @@ import GRDB
 /// The image's bytes are not part of this value — a list of saved photos
 /// would otherwise load every image; ``SavedPhotoRepository/imageData(for:)``
 /// reads them when they are shown.
-public struct SavedPhoto: Sendable, Hashable, Identifiable {
+public nonisolated struct SavedPhoto: Sendable, Hashable, Identifiable {
     /// The catalog entry.
     public var photo: SpacePhoto
     /// The image's media type (`image/png`, `image/jpeg`).
@@ -28,7 +28,7 @@ public struct SavedPhoto: Sendable, Hashable, Identifiable {
     }
 }
 
-extension SavedPhoto: FetchableRecord {
+nonisolated extension SavedPhoto: FetchableRecord {
     static let databaseTableName = "saved_photo"
 
     /// Reads a `saved_photo` row, without its image.

@@ -6,7 +6,7 @@ import GRDB
 ///
 /// Saving is an upsert in one transaction: the entry and its image are there
 /// together or not at all, and saving a saved photo again replaces it.
-public struct SavedPhotoRepository: Sendable {
+public nonisolated struct SavedPhotoRepository: Sendable {
     /// The database the photos are kept in.
     public let database: SQLiteDatabase
     private let now: @Sendable () -> Date

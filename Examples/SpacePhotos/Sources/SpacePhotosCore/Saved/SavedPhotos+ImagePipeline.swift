@@ -16,7 +16,7 @@ extension SavedPhotos {
     }
 }
 
-extension SavedPhotoRepository {
+nonisolated extension SavedPhotoRepository {
     /// An image pipeline whose images are the saved ones, read from this
     /// database (no network): request ``SavedPhoto/imageURL``. It decodes
     /// and caches as the catalog's pipeline does, so a view loads a saved
@@ -29,7 +29,7 @@ extension SavedPhotoRepository {
     }
 }
 
-extension SavedPhoto {
+nonisolated extension SavedPhoto {
     /// Where ``SavedPhotoRepository/imagePipeline(configuration:)`` finds
     /// the saved image: the day, and the time it was saved, so that saving
     /// the photo again is a new image to the caches.

@@ -18,7 +18,7 @@ import BaselineStore
 /// (``SessionCheck``), so no feature reads the HTTP client's errors. The
 /// live client (``live(tokens:authAPI:memberAPI:)``) is one hop from the
 /// token files: ``SessionTokens`` keeps them.
-public struct SessionClient: Sendable {
+public nonisolated struct SessionClient: Sendable {
     /// Checks the stored session with the server (an expired ID token is
     /// refreshed on the way); one the server refuses is forgotten.
     public var check: @Sendable () async -> SessionCheck
@@ -45,7 +45,7 @@ public struct SessionClient: Sendable {
     }
 }
 
-extension SessionClient {
+nonisolated extension SessionClient {
     /// The client on the server: logins go through `authAPI` into `tokens`,
     /// member requests through `memberAPI`, whose client sends the tokens
     /// with `BearerAuthentication(provider: tokens)` (a 401 refreshes once).
@@ -67,7 +67,7 @@ extension SessionClient {
 }
 
 /// What checking the stored session found.
-public enum SessionCheck: Equatable, Sendable {
+public nonisolated enum SessionCheck: Equatable, Sendable {
     /// The server accepted it: this member is signed in.
     case signedIn(User)
     /// None is stored.
@@ -157,7 +157,7 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-extension SessionClient: DependencyKey {
+nonisolated extension SessionClient: DependencyKey {
     /// Reports each call: the app must set the client (it needs a server).
     public static let liveValue = SessionClient(
         check: unimplemented("SessionClient.check (set it with withDependencies)", placeholder: .signedOut),
@@ -174,7 +174,7 @@ extension SessionClient: DependencyKey {
     )
 }
 
-extension DependencyValues {
+nonisolated extension DependencyValues {
     /// The session: check, log in, log out, the member.
     public var session: SessionClient {
         get { self[SessionClient.self] }

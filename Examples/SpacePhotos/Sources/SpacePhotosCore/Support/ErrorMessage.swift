@@ -12,7 +12,7 @@ import FoundationNetworking
 /// `HTTPClientError` describes itself in such a line; this puts errors that
 /// reach the app in other ways (a bare `URLError` or `DecodingError`, an
 /// `NSError`) in the same words, and keeps every message on one line.
-public enum ErrorMessage {
+public nonisolated enum ErrorMessage {
     /// The line for `error`.
     public static func line(for error: any Error) -> String {
         oneLine(text(for: error))

@@ -5,7 +5,7 @@ import GRDB
 ///
 /// `id` is assigned by the database when the item is first inserted, and never
 /// changes afterwards: editing updates the row in place.
-public struct Todo: Codable, Sendable, Hashable, Identifiable {
+public nonisolated struct Todo: Codable, Sendable, Hashable, Identifiable {
     /// The longest text an item holds, in characters.
     public static let maximumTextLength = 500
 
@@ -25,7 +25,7 @@ public struct Todo: Codable, Sendable, Hashable, Identifiable {
     }
 }
 
-extension Todo: FetchableRecord, MutablePersistableRecord {
+nonisolated extension Todo: FetchableRecord, MutablePersistableRecord {
     /// The SQLite table the items live in, `todo`.
     public static let databaseTableName = "todo"
 

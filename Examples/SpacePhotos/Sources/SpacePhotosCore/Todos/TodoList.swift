@@ -83,7 +83,7 @@ public struct TodoList: Reducer {
 
     /// What the to-do screen can do.
     @CasePathable
-    public enum Action: BindableAction, Equatable, Sendable {
+    public nonisolated enum Action: BindableAction, Equatable, Sendable {
         /// A bound field changed: the draft or the selection (other fields
         /// change through their own actions).
         case binding(BindingAction<State>)
@@ -229,7 +229,7 @@ public struct TodoList: Reducer {
 
     /// The message a refused change (or, `reading`, a failed read) shows;
     /// `nil` for a cancellation.
-    static func message(for error: any Error, reading: Bool = false) -> String? {
+    nonisolated static func message(for error: any Error, reading: Bool = false) -> String? {
         switch error {
         case let error as TodoError: error.description
         case is CancellationError: nil
@@ -238,3 +238,6 @@ public struct TodoList: Reducer {
         }
     }
 }
+
+// Nonisolated in a default-MainActor module too (see Reducer).
+nonisolated extension TodoList.Action: CasePathable {}

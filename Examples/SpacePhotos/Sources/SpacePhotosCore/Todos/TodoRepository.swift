@@ -6,7 +6,7 @@ import GRDB
 ///
 /// A value you can share between actors: every method runs its work on the
 /// database's queues and suspends the caller meanwhile.
-public struct TodoRepository: Sendable {
+public nonisolated struct TodoRepository: Sendable {
     /// The database holding the `todo` table; open it with ``TodoSchema/migrator``.
     public let database: SQLiteDatabase
     private let now: @Sendable () -> Date

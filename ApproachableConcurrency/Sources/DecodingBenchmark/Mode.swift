@@ -1,0 +1,2 @@
+/// Which build this is (this file differs between the two).
+let mode = "default isolation MainActor"

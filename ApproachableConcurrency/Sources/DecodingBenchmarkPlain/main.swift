@@ -1,0 +1,1 @@
+../DecodingBenchmark/main.swift
