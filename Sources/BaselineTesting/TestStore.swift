@@ -33,7 +33,7 @@ import Logging
 /// `receive` check only what their closures state, unasserted actions are
 /// skipped, and running effects at the end are not failures.
 @MainActor
-public final class TestStore<State: Equatable, Action: Sendable & Equatable> {
+public final class TestStore<State: Equatable, Action: Equatable> {
     /// How strict the store is.
     public enum Exhaustivity: Sendable, Equatable {
         /// Every state change and every received action must be asserted.

@@ -75,7 +75,7 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible,
 ///
 /// The `binding` case is all a conformance needs: it is the
 /// ``binding(_:)`` requirement.
-public protocol BindableAction: Sendable {
+public protocol BindableAction {
     /// The state the bindings set fields of.
     associatedtype State
 
@@ -96,7 +96,7 @@ public protocol BindableAction: Sendable {
 /// The case key path names the case that carries binding actions (see
 /// ``ActionCase``).
 public struct BindingReducer<State, Action: BindableAction & CasePathable>: Reducer where Action.State == State {
-    @usableFromInline let apply: @Sendable (inout State, Action) -> Void
+    @usableFromInline let apply: (inout State, Action) -> Void
 
     /// A reducer that applies the binding actions of the case at `action`.
     @inlinable

@@ -45,10 +45,14 @@ public typealias ActionCase<Root: CasePathable, Value> = KeyPath<Root.AllCasePat
 /// reducer calls for every action: take the case's value out of an action,
 /// and put one in. Calling them through the `AnyCasePath` itself, with no
 /// closure of ours around it, keeps a send one indirect call per level.
-struct CaseAccess<Root: CasePathable & Sendable, Value>: Sendable {
+///
+/// The conformance to `CasePathable` is used once, here, where the reducer is
+/// built: the functions need none, so an effect may call them off the main
+/// actor even when the enum's conformance is the main actor's.
+struct CaseAccess<Root, Value>: Sendable {
     let casePath: AnyCasePath<Root, Value>
 
-    init(_ keyPath: ActionCase<Root, Value>) {
+    init(_ keyPath: ActionCase<Root, Value>) where Root: CasePathable {
         casePath = Root.allCasePaths[keyPath: keyPath]
     }
 

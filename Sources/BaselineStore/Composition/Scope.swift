@@ -14,7 +14,7 @@
 /// The state key path says where the child's state lives; the case key path
 /// (an `@CasePathable` enum's case) says which action carries the child's,
 /// and turns the child's effects' actions back into the parent's.
-public struct Scope<State, Action: CasePathable & Sendable, Child: Reducer>: Reducer {
+public struct Scope<State, Action: CasePathable, Child: Reducer>: Reducer {
     let state: WritableKeyPath<State, Child.State>
     let action: CaseAccess<Action, Child.Action>
     let child: any Reducer<Child.State, Child.Action>
@@ -46,7 +46,7 @@ public struct Scope<State, Action: CasePathable & Sendable, Child: Reducer>: Red
 ///
 /// ``Reducer/presenting(_:action:child:)`` does more for a child that is
 /// presented and dismissed (a sheet, an alert): prefer it there.
-public struct IfLet<State, Action: CasePathable & Sendable, Child: Reducer>: Reducer {
+public struct IfLet<State, Action: CasePathable, Child: Reducer>: Reducer {
     let state: WritableKeyPath<State, Child.State?>
     let action: CaseAccess<Action, Child.Action>
     let child: any Reducer<Child.State, Child.Action>
@@ -80,12 +80,13 @@ public struct IfLet<State, Action: CasePathable & Sendable, Child: Reducer>: Red
 ///
 /// await store.send(.rows(.element(id: 3, action: .toggle)))
 /// ```
-public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
+public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
     /// An action of the element with this id.
     case element(id: ID, action: Action)
 }
 
 extension IdentifiedAction: Equatable where Action: Equatable {}
+extension IdentifiedAction: Sendable where Action: Sendable {}
 
 /// Runs a child feature's reducer on the element of a collection that an
 /// action names by id. An action for an id no longer present is ignored.
@@ -93,7 +94,7 @@ extension IdentifiedAction: Equatable where Action: Equatable {}
 /// ```swift
 /// ForEachReducer(state: \.rows, action: \.rows) { Row() }
 /// ```
-public struct ForEachReducer<State, Action: CasePathable & Sendable, Child: Reducer>: Reducer
+public struct ForEachReducer<State, Action: CasePathable, Child: Reducer>: Reducer
 where Child.State: Identifiable, Child.State.ID: Sendable {
     let elements: WritableKeyPath<State, [Child.State]>
     let action: CaseAccess<Action, IdentifiedAction<Child.State.ID, Child.Action>>
@@ -122,7 +123,18 @@ where Child.State: Identifiable, Child.State.ID: Sendable {
         else { return .none }
         let effect = child.reduce(into: &state[keyPath: elements][index], action: childAction)
         guard !effect.isNone else { return .none }
-        let embed = self.action.embed
-        return effect.map { embed(.element(id: id, action: $0)) }
+        return effect.identified(in: self.action, id: id)
+    }
+}
+
+extension Effect {
+    /// An element's effect as its parent's, its actions carrying its id (over
+    /// plain type parameters: see `presented(in:)`).
+    func identified<Root, ID: Hashable & Sendable>(
+        in access: CaseAccess<Root, IdentifiedAction<ID, Action>>,
+        id: ID
+    ) -> Effect<Root> {
+        let casePath = access.casePath
+        return map { casePath.embed(.element(id: id, action: $0)) }
     }
 }

@@ -73,7 +73,7 @@ public protocol Reducer<State, Action> {
     /// The feature's state.
     associatedtype State
     /// What can happen to the feature.
-    associatedtype Action: Sendable
+    associatedtype Action
     /// The type of ``body``: `Never` for a reducer that implements
     /// ``reduce(into:action:)`` itself.
     associatedtype Body = Never
@@ -140,7 +140,7 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
 ///     }
 /// }
 /// ```
-public struct Reduce<State, Action: Sendable>: Reducer {
+public struct Reduce<State, Action>: Reducer {
     let run: (inout State, Action) -> Effect<Action>
 
     /// A reducer that runs `reduce`.
@@ -165,7 +165,7 @@ public struct Reduce<State, Action: Sendable>: Reducer {
 /// }
 /// .presenting(\.editor, action: \.editor) { Editor() }
 /// ```
-public struct CombineReducers<State, Action: Sendable>: Reducer {
+public struct CombineReducers<State, Action>: Reducer {
     let reducers: any Reducer<State, Action>
 
     /// A reducer that runs the reducers of `build` in order.
@@ -180,7 +180,7 @@ public struct CombineReducers<State, Action: Sendable>: Reducer {
 }
 
 /// A reducer that does nothing: an empty ``Reducer/body``.
-public struct EmptyReducer<State, Action: Sendable>: Reducer {
+public struct EmptyReducer<State, Action>: Reducer {
     /// A reducer that changes nothing and starts nothing.
     public init() {}
 

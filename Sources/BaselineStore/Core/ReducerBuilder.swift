@@ -14,7 +14,7 @@
 /// Each listed feature that has a body of its own is built once, with the
 /// body that lists it.
 @resultBuilder
-public enum ReducerBuilder<State, Action: Sendable> {
+public enum ReducerBuilder<State, Action> {
     /// A reducer that implements `reduce(into:action:)` is kept as it is.
     public static func buildExpression<R: Reducer<State, Action>>(_ reducer: R) -> R where R.Body == Never {
         reducer
@@ -73,7 +73,7 @@ public enum ReducerBuilder<State, Action: Sendable> {
 
 /// A feature with a body, built once; what ``ReducerBuilder`` makes of such
 /// a feature listed in another's body.
-public struct BuiltReducer<State, Action: Sendable>: Reducer {
+public struct BuiltReducer<State, Action>: Reducer {
     let built: any Reducer<State, Action>
 
     /// Builds `reducer`'s body (or takes `reducer` as it is, when it has none).

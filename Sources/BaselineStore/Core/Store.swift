@@ -21,7 +21,7 @@ import Observation
 /// - Releasing a store cancels its running effects (debug builds log which).
 @MainActor
 @dynamicMemberLookup
-public final class Store<State, Action: Sendable> {
+public final class Store<State, Action> {
     @usableFromInline let readState: @MainActor () -> State
     private let dispatch: @MainActor (Action) -> StoreTask
     @usableFromInline let addObserver:
@@ -158,7 +158,7 @@ public final class Store<State, Action: Sendable> {
     /// ```swift
     /// CounterView(store: store.scope(state: \.counter, action: \.counter))
     /// ```
-    public func scope<ChildState, ChildAction: Sendable>(
+    public func scope<ChildState, ChildAction>(
         state keyPath: KeyPath<State, ChildState>,
         action: ActionCase<Action, ChildAction>
     ) -> Store<ChildState, ChildAction> where Action: CasePathable {
@@ -179,7 +179,7 @@ public final class Store<State, Action: Sendable> {
     /// still on screen while its state goes away (a sheet animating out)
     /// reads stale but valid state instead of crashing; what it sends
     /// meanwhile is ignored.
-    public func scope<ChildState, ChildAction: Sendable>(
+    public func scope<ChildState, ChildAction>(
         state keyPath: KeyPath<State, ChildState?>,
         action: ActionCase<Action, PresentationAction<ChildAction>>
     ) -> Store<ChildState, ChildAction>? where Action: CasePathable {
@@ -190,7 +190,7 @@ public final class Store<State, Action: Sendable> {
     /// A store for an optional child feature (``IfLet``), or `nil` while its
     /// state is `nil`; it keeps the last state it read, as the other
     /// optional scope does.
-    public func scope<ChildState, ChildAction: Sendable>(
+    public func scope<ChildState, ChildAction>(
         state keyPath: KeyPath<State, ChildState?>,
         action: ActionCase<Action, ChildAction>
     ) -> Store<ChildState, ChildAction>? where Action: CasePathable {
@@ -202,7 +202,7 @@ public final class Store<State, Action: Sendable> {
     /// ```swift
     /// ForEach(store.scope(forEach: \.rows, action: \.rows), id: \.state.id) { RowView(store: $0) }
     /// ```
-    public func scope<Element: Identifiable, ChildAction: Sendable>(
+    public func scope<Element: Identifiable, ChildAction>(
         forEach keyPath: KeyPath<State, [Element]>,
         action: ActionCase<Action, IdentifiedAction<Element.ID, ChildAction>>
     ) -> [Store<Element, ChildAction>] where Element.ID: Sendable, Action: CasePathable {
@@ -212,7 +212,7 @@ public final class Store<State, Action: Sendable> {
 
     /// A store for each element of a stack of child features (``Reducer/stack(_:action:child:)``),
     /// bottom first.
-    public func scope<Element: Identifiable, ChildAction: Sendable>(
+    public func scope<Element: Identifiable, ChildAction>(
         forEach keyPath: KeyPath<State, [Element]>,
         action: ActionCase<Action, StackAction<Element.ID, ChildAction>>
     ) -> [Store<Element, ChildAction>] where Element.ID: Sendable, Action: CasePathable {
@@ -220,9 +220,9 @@ public final class Store<State, Action: Sendable> {
         return scope(forEach: keyPath) { id, action in embed(.element(id: id, action: action)) }
     }
 
-    private func scope<ChildState, ChildAction: Sendable>(
+    private func scope<ChildState, ChildAction>(
         state keyPath: KeyPath<State, ChildState>,
-        embed: @escaping @Sendable (ChildAction) -> Action
+        embed: @escaping (ChildAction) -> Action
     ) -> Store<ChildState, ChildAction> {
         let readState = self.readState
         let dispatch = self.dispatch
@@ -235,9 +235,9 @@ public final class Store<State, Action: Sendable> {
         )
     }
 
-    private func scope<ChildState, ChildAction: Sendable>(
+    private func scope<ChildState, ChildAction>(
         state keyPath: KeyPath<State, ChildState?>,
-        embed: @escaping @Sendable (ChildAction) -> Action
+        embed: @escaping (ChildAction) -> Action
     ) -> Store<ChildState, ChildAction>? {
         guard let initial = readState()[keyPath: keyPath] else { return nil }
         let readState = self.readState
@@ -260,9 +260,9 @@ public final class Store<State, Action: Sendable> {
         )
     }
 
-    private func scope<Element: Identifiable, ChildAction: Sendable>(
+    private func scope<Element: Identifiable, ChildAction>(
         forEach keyPath: KeyPath<State, [Element]>,
-        embed: @escaping @Sendable (Element.ID, ChildAction) -> Action
+        embed: @escaping (Element.ID, ChildAction) -> Action
     ) -> [Store<Element, ChildAction>] where Element.ID: Sendable {
         readState()[keyPath: keyPath].compactMap { element in
             let id = element.id
@@ -292,7 +292,7 @@ final class MainActorBox<Value> {
 /// macro's key path (`\.state`) is instantiated at run time on every access,
 /// which costs microseconds. Here it is made once per store.
 @MainActor
-final class StoreRoot<State, Action: Sendable>: Observable {
+final class StoreRoot<State, Action>: Observable {
     private var storage: State
     private let registrar = ObservationRegistrar()
     private var stateKeyPath: KeyPath<StoreRoot, State>?

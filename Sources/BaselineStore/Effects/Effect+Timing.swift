@@ -103,7 +103,7 @@ extension Effect {
 /// What a throttled effect does when it is started, given when the last
 /// effect with its id started (as its clock's instant) and whether one is
 /// already waiting for the window to end.
-struct Throttle<Action: Sendable>: Sendable {
+struct Throttle<Action> {
     enum Decision {
         /// Outside the window: start now, and the window opens at `instant`.
         case start(Effect<Action>, at: any Sendable)
@@ -113,10 +113,11 @@ struct Throttle<Action: Sendable>: Sendable {
         case drop
     }
 
-    let decide: @Sendable (_ lastStart: (any Sendable)?, _ isWaiting: Bool) -> Decision
+    /// Called by the store's effect runner, on the main actor.
+    let decide: (_ lastStart: (any Sendable)?, _ isWaiting: Bool) -> Decision
 
     /// The same decisions, with each effect they start changed by `transform`.
-    func mapEffects(_ transform: @escaping @Sendable (Effect<Action>) -> Effect<Action>) -> Throttle {
+    func mapEffects(_ transform: @escaping (Effect<Action>) -> Effect<Action>) -> Throttle {
         Throttle { lastStart, isWaiting in
             switch decide(lastStart, isWaiting) {
             case let .start(effect, instant): .start(transform(effect), at: instant)
@@ -126,7 +127,7 @@ struct Throttle<Action: Sendable>: Sendable {
         }
     }
 
-    func map<Other: Sendable>(_ transform: @escaping @Sendable (Action) -> Other) -> Throttle<Other> {
+    func map<Other>(_ transform: @escaping @Sendable (Action) -> Other) -> Throttle<Other> {
         Throttle<Other> { lastStart, isWaiting in
             switch decide(lastStart, isWaiting) {
             case let .start(effect, instant): .start(effect.map(transform), at: instant)
@@ -136,6 +137,10 @@ struct Throttle<Action: Sendable>: Sendable {
         }
     }
 }
+
+// `decide` captures the throttled effect, the clock and the interval: all
+// Sendable when the actions are.
+extension Throttle: @unchecked Sendable where Action: Sendable {}  // safety: see above
 
 /// The cancellation id of the effect waiting for a throttle window's end.
 struct ThrottleWaiting: Hashable, Sendable {

@@ -15,8 +15,8 @@
 ///
 /// Cancellation ids belong to the store that runs the effect: two stores of
 /// the same feature never cancel each other's work.
-public struct Effect<Action: Sendable>: Sendable {
-    indirect enum Operation: Sendable {
+public struct Effect<Action> {
+    indirect enum Operation {
         case none
         case send(Action)
         case run(
@@ -116,7 +116,7 @@ public struct Effect<Action: Sendable>: Sendable {
         Effect(operation: .cancel(EffectID(mainActorBound: id)))
     }
 
-    private static func mapHandler<Other: Sendable>(
+    private static func mapHandler<Other>(
         _ onError: (@Sendable (any Error, Send<Action>) async -> Void)?,
         _ transform: @escaping @Sendable (Action) -> Other
     ) -> (@Sendable (any Error, Send<Other>) async -> Void)? {
@@ -126,7 +126,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
     /// The same work, its actions turned into another action type (a child
     /// feature's effect, embedded in its parent's).
-    public func map<Other: Sendable>(_ transform: @escaping @Sendable (Action) -> Other) -> Effect<Other> {
+    public func map<Other>(_ transform: @escaping @Sendable (Action) -> Other) -> Effect<Other> {
         switch operation {
         case .none:
             .none
@@ -193,6 +193,11 @@ extension Effect {
     }
 }
 
+// An effect crosses isolation only when its actions can: one that may send
+// actions of a main-actor type stays with the store that runs it.
+extension Effect: Sendable where Action: Sendable {}
+extension Effect.Operation: Sendable where Action: Sendable {}
+
 /// A cancellation id, type-erased.
 // safety: built from a `Sendable` id whose conformance may be used anywhere,
 // or on the main actor from an id whose `Hashable` conformance is isolated to
@@ -222,7 +227,7 @@ struct EffectID: Hashable, @unchecked Sendable {  // safety: hashed only on the 
 ///
 /// Once the effect is cancelled, sending does nothing.
 @MainActor
-public struct Send<Action: Sendable>: Sendable {
+public struct Send<Action>: Sendable {
     let deliver: @MainActor (Action) -> Void
 
     /// A value that delivers actions with `deliver`, on the main actor.
@@ -236,7 +241,7 @@ public struct Send<Action: Sendable>: Sendable {
         deliver(action)
     }
 
-    nonisolated func map<Other: Sendable>(_ transform: @escaping @Sendable (Other) -> Action) -> Send<Other> {
+    nonisolated func map<Other>(_ transform: @escaping @Sendable (Other) -> Action) -> Send<Other> {
         Send<Other> { action in self.deliver(transform(action)) }
     }
 }

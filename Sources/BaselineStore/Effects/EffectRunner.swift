@@ -8,7 +8,7 @@ import Logging
 /// scoped to it. Public only for `TestStore`, in BaselineTesting; apps use
 /// ``Store``.
 @MainActor
-public final class EffectRunner<Action: Sendable> {
+public final class EffectRunner<Action> {
     /// A running effect, as reported when its store goes away.
     struct Running: Sendable {
         var task: Task<Void, Never>

@@ -107,12 +107,7 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer wher
             let effect = state[keyPath: path].modify { child.reduce(into: &$0, action: childAction) }
             // Most actions start nothing: no wrapping, so the store's cheap path stays open.
             if let effect, !effect.isNone {
-                let embed = self.action.embed
-                childEffect =
-                    effect
-                    .map { embed(.presented($0)) }
-                    .dismissing { send in await send(embed(.dismiss)) }
-                    .cancellable(id: ChildEffects(path: path))
+                childEffect = effect.presented(in: self.action).cancellable(id: ChildEffects(path: path))
             }
         }
         let parentEffect = parent.reduce(into: &state, action: action)
@@ -146,6 +141,16 @@ struct ChildEffects: Hashable, @unchecked Sendable {  // safety: see above
 }
 
 extension Effect {
+    /// A presented child's effect as its parent's: its actions presented, and
+    /// its `dismiss` the parent's dismissal. Written over plain type
+    /// parameters, so that the functions the effect carries off the main
+    /// actor need no conformance of the parent's (which may be the main actor's).
+    func presented<Root>(in access: CaseAccess<Root, PresentationAction<Action>>) -> Effect<Root> {
+        let casePath = access.casePath
+        return map { casePath.embed(.presented($0)) }
+            .dismissing { send in await send(casePath.embed(.dismiss)) }
+    }
+
     /// The same effect, whose work's ``DismissEffect`` calls `dismiss` with the work's `send`.
     func dismissing(_ dismiss: @escaping @Sendable (Send<Action>) async -> Void) -> Effect {
         wrappingRuns { send, work in

@@ -8,7 +8,7 @@
 ///     case settingsButtonTapped
 /// }
 /// ```
-public enum PresentationAction<Action: Sendable>: Sendable {
+public enum PresentationAction<Action> {
     /// An action of the presented child.
     case presented(Action)
     /// Dismisses the child: its state becomes `nil` and its effects are
@@ -17,3 +17,4 @@ public enum PresentationAction<Action: Sendable>: Sendable {
 }
 
 extension PresentationAction: Equatable where Action: Equatable {}
+extension PresentationAction: Sendable where Action: Sendable {}

@@ -8,7 +8,7 @@
 ///     case photoTapped(Photo)      // the parent pushes: state.path.append(…)
 /// }
 /// ```
-public enum StackAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
+public enum StackAction<ID: Hashable & Sendable, Action> {
     /// An action of the element with this id.
     case element(id: ID, action: Action)
     /// Pops the element with this id and every element above it; their
@@ -17,6 +17,7 @@ public enum StackAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
 }
 
 extension StackAction: Equatable where Action: Equatable {}
+extension StackAction: Sendable where Action: Sendable {}
 
 extension Reducer where Action: CasePathable {
     /// Runs `child` on the element of the stack at `state` that an action
@@ -71,11 +72,7 @@ where Parent.Action: CasePathable, Child.State: Identifiable, Child.State.ID: Se
             let effect = child.reduce(into: &state[keyPath: self.state][index], action: childAction)
             // Most actions start nothing: no wrapping, so the store's cheap path stays open.
             if !effect.isNone {
-                let embed = self.action.embed
-                childEffect =
-                    effect
-                    .map { embed(.element(id: id, action: $0)) }
-                    .dismissing { send in await send(embed(.popFrom(id: id))) }
+                childEffect = effect.inStack(self.action, id: id)
                     .cancellable(id: ChildEffects(path: self.state, element: AnyHashable(id)))
             }
         }
@@ -95,5 +92,17 @@ where Parent.Action: CasePathable, Child.State: Identifiable, Child.State.ID: Se
             Effect<Parent.Action>.cancel(id: ChildEffects(path: self.state, element: AnyHashable(id)))
         }
         return .merge([childEffect, parentEffect] + cancels)
+    }
+}
+
+extension Effect {
+    /// An element's effect as its parent's: its actions carry its id, and its
+    /// `dismiss` pops it. Written over plain type parameters, so that the
+    /// functions the effect carries off the main actor need no conformance of
+    /// the parent's (which may be the main actor's).
+    func inStack<Root, ID: Hashable & Sendable>(_ access: CaseAccess<Root, StackAction<ID, Action>>, id: ID) -> Effect<Root> {
+        let casePath = access.casePath
+        return map { casePath.embed(.element(id: id, action: $0)) }
+            .dismissing { send in await send(casePath.embed(.popFrom(id: id))) }
     }
 }
