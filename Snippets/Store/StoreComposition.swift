@@ -14,9 +14,7 @@ struct Quantity: Reducer {
         var count = 1
     }
 
-    // `nonisolated`: a parent's action embeds this one, and its conformances
-    // must not be the main actor's in an app whose default isolation is.
-    nonisolated enum Action: Equatable, Sendable { case increment, decrement }
+    enum Action: Equatable, Sendable { case increment, decrement }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -30,7 +28,7 @@ struct Quantity: Reducer {
 /// A note attached to the order, edited in a sheet.
 struct NoteEditor: Reducer {
     struct State: Equatable, Sendable { var text = "" }
-    nonisolated enum Action: Equatable, Sendable { case textChanged(String) }
+    enum Action: Equatable, Sendable { case textChanged(String) }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -50,11 +48,8 @@ struct Basket: Reducer {
         var total = 0
     }
 
-    // `nonisolated`, here and on the conformance below: in an app target
-    // whose default isolation is the main actor, actions are sent from
-    // effects on other tasks, so their conformances cannot be isolated.
     @CasePathable
-    nonisolated enum Action: Equatable, Sendable {
+    enum Action: Equatable, Sendable {
         case items(IdentifiedAction<String, Quantity.Action>)
         case giftMessage(NoteEditor.Action)
         case note(NoteEditor.Action)
@@ -84,8 +79,6 @@ struct Basket: Reducer {
     }
 }
 // snippet.end
-
-nonisolated extension Basket.Action: CasePathable {}
 
 // snippet.scoping
 let store = Store(initialState: Basket.State(items: [.init(id: "tea"), .init(id: "milk")])) { Basket() }

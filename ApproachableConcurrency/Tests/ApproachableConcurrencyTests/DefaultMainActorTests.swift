@@ -77,15 +77,18 @@ nonisolated extension DependencyValues {
     }
 }
 
-/// What a search screen holds and does.
+/// What a search screen holds and does: declared as an app declares it,
+/// with no `nonisolated` anywhere.
 struct MemberSearch: Reducer {
     struct State: Equatable {
         var query = ""
+        var isExact = false
         var results: [String] = []
     }
 
-    // Actions come back from effects on other tasks: `nonisolated` (see Reducer).
-    nonisolated enum Action: Equatable, Sendable {
+    @CasePathable
+    enum Action: BindableAction, Equatable {
+        case binding(BindingAction<State>)
         case queryChanged(String)
         case resultsLoaded([String])
     }
@@ -95,16 +98,66 @@ struct MemberSearch: Reducer {
 
     @Dependency(\.searchClient) var client
 
+    var body: some Reducer<State, Action> {
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
+            switch action {
+            case .binding:
+                return .none
+            case let .queryChanged(query):
+                state.query = query
+                return .run { [isExact = state.isExact] send in
+                    let results = try await client.search(query)
+                    await send(.resultsLoaded(isExact ? results.filter { $0 == query } : results))
+                }
+                .cancellable(id: CancelID.search, cancelInFlight: true)
+            case let .resultsLoaded(results):
+                state.results = results
+                return .none
+            }
+        }
+    }
+}
+
+/// A tab that holds the search: a parent feature, scoping by case key path.
+struct SearchTab: Reducer {
+    struct State: Equatable {
+        var search = MemberSearch.State()
+    }
+
+    @CasePathable
+    enum Action: Equatable {
+        case search(MemberSearch.Action)
+    }
+
+    var body: some Reducer<State, Action> {
+        Scope(state: \.search, action: \.search) { MemberSearch() }
+    }
+}
+
+/// A profile screen whose effect decodes a `Member`, a type whose `Decodable`
+/// conformance is the main actor's: the effect runs on the main actor to use
+/// it. The action carries a `Member`, so it is not `Sendable`, and need not be.
+struct ProfileScreen: Reducer {
+    struct State: Equatable {
+        var member: Member?
+    }
+
+    enum Action: Equatable {
+        case load
+        case loaded(Member)
+    }
+
+    let client: HTTPClient
+
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
-        case let .queryChanged(query):
-            state.query = query
-            return .run { send in
-                await send(.resultsLoaded(try await client.search(query)))
+        case .load:
+            return .run { @MainActor send in
+                send(.loaded(try await client.send(Request<Member>.get("/members/me")).value))
             }
-            .cancellable(id: CancelID.search, cancelInFlight: true)
-        case let .resultsLoaded(results):
-            state.results = results
+        case let .loaded(member):
+            state.member = member
             return .none
         }
     }
@@ -152,15 +205,29 @@ final class TodoListModel {
 
 @Suite("A default-MainActor module")
 struct DefaultMainActorTests {
-    @Test("a TestStore test of a feature with a dependency and a cancellation id isolated to the main actor")
+    @Test("a TestStore test of features whose actions, ids and dependency are declared as an app declares them")
     func testStore() async {
-        let store = TestStore(initialState: MemberSearch.State()) {
-            MemberSearch()
+        let store = TestStore(initialState: SearchTab.State()) {
+            SearchTab()
         } withDependencies: {
-            $0.searchClient.search = { query in ["\(query)-1", "\(query)-2"] }
+            $0.searchClient.search = { query in [query, "\(query)-2"] }
         }
-        await store.send(.queryChanged("astro")) { $0.query = "astro" }
-        await store.receive(.resultsLoaded(["astro-1", "astro-2"])) { $0.results = ["astro-1", "astro-2"] }
+        await store.send(.search(.binding(.set(\.isExact, true)))) { $0.search.isExact = true }
+        await store.send(.search(.queryChanged("astro"))) { $0.search.query = "astro" }
+        await store.receive(.search(.resultsLoaded(["astro"]))) { $0.search.results = ["astro"] }
+        await store.finish()
+    }
+
+    @Test("an effect on the main actor decodes a main-actor model, and sends an action that is not Sendable")
+    func mainActorEffect() async {
+        let transport = StubTransport()
+        transport.on(.get, "/members/me", respond: .text(#"{"id":"astro"}"#, contentType: "application/json"))
+        let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: transport)
+        let store = TestStore(initialState: ProfileScreen.State()) { ProfileScreen(client: client) }
+        await store.send(.load)
+        await store.receive(.loaded(Member(id: "astro", decodedOnMain: true))) {
+            $0.member = Member(id: "astro", decodedOnMain: true)
+        }
         await store.finish()
     }
 

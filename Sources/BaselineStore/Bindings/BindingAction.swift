@@ -1,3 +1,9 @@
+// Sendable, unchecked: the key path may reach into main-actor state (an
+// Xcode 26 app's `\.query`), which Swift does not call `Sendable`, although
+// it cannot change and reaches only a `Sendable` value. The store applies it
+// in `reduce`, on the main actor; anywhere else it can only be applied to a
+// copy of a value-type state, which no other task shares.
+
 /// An action that sets one field of a feature's state: what a bound control
 /// (a text field, a toggle) sends, so that a form needs no hand-written
 /// action per field.
@@ -14,19 +20,24 @@
 ///
 /// Two binding actions are equal when they set the same field to equal
 /// values, so a `TestStore` can assert them.
-public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+public struct BindingAction<Root>:
+    @unchecked Sendable,  // safety: see above
+    Equatable, CustomStringConvertible, CustomReflectable
+{
     /// The field this action sets.
-    public let keyPath: PartialKeyPath<Root> & Sendable
+    public let keyPath: PartialKeyPath<Root>
     /// The value it sets, for checking what was set (`action.value as? String`).
     public let value: any Sendable
-    private let update: @Sendable (inout Root) -> Void
-    private let sameValue: @Sendable (any Sendable) -> Bool
+    private let update: (inout Root) -> Void
+    private let sameValue: (any Sendable) -> Bool
 
     /// Sets the field at `keyPath` to `value`.
-    public static func set<Value: Equatable & Sendable>(
-        _ keyPath: WritableKeyPath<Root, Value> & Sendable,
-        _ value: Value
-    ) -> Self {
+    ///
+    /// The key path need not be `Sendable`: in a module whose default
+    /// isolation is `MainActor` (an Xcode 26 app target), `\.query` reaches
+    /// main-actor state and Swift does not consider it so.
+    public static func set<Value: Equatable & Sendable>(_ keyPath: WritableKeyPath<Root, Value>, _ value: Value) -> Self
+    {
         BindingAction(
             keyPath: keyPath,
             value: value,

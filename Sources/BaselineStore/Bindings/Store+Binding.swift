@@ -7,9 +7,7 @@ extension Store where Action: BindableAction, Action.State == State {
     /// TextField("ID", text: Binding(store.binding(\.id)))   // SwiftUI
     /// idField.text = store.binding(\.id)                     // any UI
     /// ```
-    public func binding<Value: Equatable & Sendable>(
-        _ keyPath: WritableKeyPath<State, Value> & Sendable
-    ) -> StoreBinding<Value> {
+    public func binding<Value: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Value>) -> StoreBinding<Value> {
         StoreBinding(
             // Strong: a SwiftUI binding may outlive a scoped store's view a
             // moment (a sheet animating out); the store holds no binding back.

@@ -22,23 +22,11 @@
 /// case, so reaching a child's action costs what a hand-written `switch`
 /// costs (about 50 ns; a `CaseKeyPath` costs about 1 µs per action).
 ///
-/// - Important: In a module whose default actor isolation is `MainActor`
-///   (new Xcode 26 app targets), declare the enum `nonisolated`, and its
-///   `CasePathable` conformance in a `nonisolated` extension:
-///
-///   ```swift
-///   @CasePathable nonisolated enum Action { … }
-///   nonisolated extension Feature.Action: CasePathable {}
-///   ```
-///
-///   A store's actions are `Sendable` (its effects send them from other
-///   tasks), and Swift does not let a `Sendable` type use a conformance
-///   isolated to the main actor. `nonisolated` on the enum keeps the macro's
-///   members off the main actor; Swift 6.3 still infers main-actor isolation
-///   for the extension in which the macro declares the conformance, and the
-///   conformance written out in a `nonisolated` extension takes its place
-///   (the macro then adds none). Later compilers no longer infer isolation
-///   for an extension of a `nonisolated` type, and need only the first line.
+/// In a module whose default actor isolation is `MainActor` (new Xcode 26
+/// app targets), an `@CasePathable enum Action` works as it is, its
+/// conformance the main actor's: the store uses the conformance once, on the
+/// main actor, when it builds the reducer, and the functions it keeps need
+/// none.
 public typealias ActionCase<Root: CasePathable, Value> = KeyPath<Root.AllCasePaths, AnyCasePath<Root, Value>>
 
 /// A case of an enum, resolved once into the macro's two functions that a

@@ -48,27 +48,23 @@
 ///
 /// A new app target's default isolation is `MainActor`, so the types a
 /// feature declares, and their conformances, are the main actor's. A
-/// feature's reducer, state and cancellation ids work as they are: the store
-/// runs them on the main actor. Its **action enum needs one word**,
-/// `nonisolated`, and, when it is `@CasePathable`, its conformance in a
-/// `nonisolated` extension (see ``ActionCase``):
+/// feature's reducer, state, actions (`@CasePathable`, `Equatable`) and
+/// cancellation ids work as they are: the store uses their conformances on
+/// the main actor only. An action need not even be `Sendable`: an effect
+/// sends one it has just made, which Swift lets cross to the main actor.
+///
+/// An effect's work runs off the main actor, and what it uses there needs a
+/// conformance that works there: a dependency (see ``DependencyKey``), a
+/// helper it calls (`nonisolated static func`), a response type it decodes
+/// (`nonisolated struct Member: Decodable`). For a small response, the
+/// effect may instead run on the main actor, where the type's own
+/// conformance serves (its awaits still leave the main actor free):
 ///
 /// ```swift
-/// struct Search: Reducer {
-///     struct State: Equatable { … }                     // as it is
-///     @CasePathable
-///     nonisolated enum Action: Equatable, Sendable { … }  // nonisolated
-///     enum CancelID { case search }                       // as it is
+/// return .run { @MainActor send in
+///     send(.loaded(try await client.send(Request<Member>.get("/members/me")).value))
 /// }
-/// nonisolated extension Search.Action: CasePathable {}
 /// ```
-///
-/// Why: effects build actions on other tasks and send them back, so an
-/// action is `Sendable`, and Swift does not let a type used as a `Sendable`
-/// type parameter bring a conformance isolated to the main actor (SE-0470),
-/// not even an `Equatable` one that only a test store would call. The same
-/// holds for the types an action carries (`case loaded([Member])`), and for
-/// a helper an effect calls (declare it `nonisolated static func`).
 public protocol Reducer<State, Action> {
     /// The feature's state.
     associatedtype State

@@ -100,7 +100,10 @@ extension Effect {
     /// `dismiss` pops it. Written over plain type parameters, so that the
     /// functions the effect carries off the main actor need no conformance of
     /// the parent's (which may be the main actor's).
-    func inStack<Root, ID: Hashable & Sendable>(_ access: CaseAccess<Root, StackAction<ID, Action>>, id: ID) -> Effect<Root> {
+    func inStack<Root, ID: Hashable & Sendable>(
+        _ access: CaseAccess<Root, StackAction<ID, Action>>,
+        id: ID
+    ) -> Effect<Root> {
         let casePath = access.casePath
         return map { casePath.embed(.element(id: id, action: $0)) }
             .dismissing { send in await send(casePath.embed(.popFrom(id: id))) }

@@ -124,7 +124,7 @@ public struct AppFeature: Reducer {
 
     /// What the app's screens can do.
     @CasePathable
-    public nonisolated enum Action: BindableAction, Equatable, Sendable {
+    public enum Action: BindableAction, Equatable, Sendable {
         /// A bound field changed (the tab).
         case binding(BindingAction<State>)
         /// Checks the stored session: at launch, and to retry.
@@ -301,6 +301,3 @@ public struct AppFeature: Reducer {
         state.screen = .main
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension AppFeature.Action: CasePathable {}

@@ -30,7 +30,7 @@ public struct FactCounter: Reducer {
 
     /// What the counter screen can do: count up and down, fetch or cancel a
     /// fact, and the fetch's answer.
-    public nonisolated enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
         case increment
         case decrement
         case refresh

@@ -76,7 +76,7 @@ public struct LoginFeature: Reducer {
 
     /// What the login screen can do.
     @CasePathable
-    public nonisolated enum Action: BindableAction, Equatable, Sendable {
+    public enum Action: BindableAction, Equatable, Sendable {
         /// A field changed (``Store/binding(_:)``).
         case binding(BindingAction<State>)
         /// Logs in with the fields; ignored while the button is disabled.
@@ -163,7 +163,7 @@ public struct LoginFeature: Reducer {
 }
 
 /// The message the login screen shows, one per kind of failure.
-public nonisolated enum LoginErrorMessage: Equatable, Sendable {
+public enum LoginErrorMessage: Equatable, Sendable {
     case invalidCredentials
     case rateLimited(retryAfterSeconds: Int?)
     case server
@@ -194,6 +194,3 @@ public nonisolated enum LoginErrorMessage: Equatable, Sendable {
         }
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension LoginFeature.Action: CasePathable {}

@@ -49,7 +49,7 @@ public struct ProfileFeature: Reducer {
 
     /// What the Profile tab can do, and what its load answers.
     @CasePathable
-    public nonisolated enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
         /// Fetches the member and today's fact at once (a load in flight is replaced).
         case load
         /// Both arrived.
@@ -107,6 +107,3 @@ public struct ProfileFeature: Reducer {
         }
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension ProfileFeature.Action: CasePathable {}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A member of the service.
-public nonisolated struct User: Identifiable, Sendable, Hashable, Codable {
+public struct User: Identifiable, Sendable, Hashable, Codable {
     /// A member's id: a typed wrapper, so it cannot be confused with any other string.
     public struct ID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         /// The id as the server knows it, for example `astro`.

@@ -43,7 +43,7 @@ public struct PhotoBrowser: Reducer {
 
     /// What the Photos tab can do.
     @CasePathable
-    public nonisolated enum Action: BindableAction, Equatable, Sendable {
+    public enum Action: BindableAction, Equatable, Sendable {
         /// The selection changed (bound).
         case binding(BindingAction<State>)
         /// The catalog's actions: loading, and what loads answer.
@@ -76,6 +76,3 @@ public struct PhotoBrowser: Reducer {
         }
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension PhotoBrowser.Action: CasePathable {}

@@ -56,7 +56,7 @@ public struct PhotoCatalog: Reducer {
 
     /// What the catalog can do, and what its loads answer.
     @CasePathable
-    public nonisolated enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
         /// Loads a new random list, superseding a load in flight.
         case updateItems
         /// Stops the load in flight; the list stays as it was.
@@ -177,7 +177,7 @@ public struct PhotoCatalog: Reducer {
 
 /// How far a load has come: `completed` of `total` answers are in, `failed`
 /// of them failures.
-public nonisolated struct LoadProgress: Equatable, Sendable {
+public struct LoadProgress: Equatable, Sendable {
     /// How many answers are in, failures included.
     public var completed: Int
     /// How many photos the load fetches: the number of days the source gave.
@@ -192,6 +192,3 @@ public nonisolated struct LoadProgress: Equatable, Sendable {
         self.failed = failed
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension PhotoCatalog.Action: CasePathable {}

@@ -1,5 +1,8 @@
 import Foundation
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// the photo API and the saved-photo repository use it off the main actor.
+
 /// The catalog's calendar days, written `yyyy-MM-dd`, in UTC.
 ///
 /// A strict parser of its own instead of a `DateFormatter`: formatters are not

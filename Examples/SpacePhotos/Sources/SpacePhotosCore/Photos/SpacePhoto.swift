@@ -1,5 +1,8 @@
 import Foundation
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// decoded by effects, off the main actor.
+
 /// One day's entry in the space photo catalog: the shape of NASA's
 /// Astronomy Picture of the Day entries.
 ///

@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// a GRDB record: read and written on the database's queue.
+
 /// A photo the user saved: the catalog entry and, stored beside it, its image.
 ///
 /// The image's bytes are not part of this value — a list of saved photos

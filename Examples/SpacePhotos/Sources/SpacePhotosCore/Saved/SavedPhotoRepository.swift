@@ -2,6 +2,9 @@ import BaselinePersistence
 import Foundation
 import GRDB
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// called by effects, off the main actor.
+
 /// The saved photos' storage: each photo with its image, on an ``SQLiteDatabase``.
 ///
 /// Saving is an upsert in one transaction: the entry and its image are there

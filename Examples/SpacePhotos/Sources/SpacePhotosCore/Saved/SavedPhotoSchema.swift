@@ -1,7 +1,7 @@
 import GRDB
 
 /// The saved photos' schema, as append-only migrations (see ``TodoSchema``).
-public nonisolated enum SavedPhotoSchema {
+public enum SavedPhotoSchema {
     /// Every migration, in order: pass it to `SQLiteDatabase.open(at:migrator:)`.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -80,7 +80,7 @@ public struct SavedPhotos: Reducer {
 
     /// What the saved photos can do, and what their work answers.
     @CasePathable
-    public nonisolated enum Action: BindableAction, Equatable, Sendable {
+    public enum Action: BindableAction, Equatable, Sendable {
         /// The selection changed (bound).
         case binding(BindingAction<State>)
         /// Observes the saved list; the effect lasts until cancelled or a read fails.
@@ -218,6 +218,3 @@ public struct SavedPhotos: Reducer {
         }
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension SavedPhotos.Action: CasePathable {}

@@ -1,6 +1,9 @@
 import BaselineHTTP
 import BaselineStore
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// a dependency: effects read and call it off the main actor.
+
 /// The session as the app's features see it: what the stored one is worth,
 /// a login, a log out, the signed-in member. A dependency
 /// (`@Dependency(\.session)`), so a test overrides only the endpoints its
@@ -67,7 +70,7 @@ nonisolated extension SessionClient {
 }
 
 /// What checking the stored session found.
-public nonisolated enum SessionCheck: Equatable, Sendable {
+public enum SessionCheck: Equatable, Sendable {
     /// The server accepted it: this member is signed in.
     case signedIn(User)
     /// None is stored.

@@ -5,6 +5,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// effects word their errors off the main actor.
+
 /// The one line a person reads for an error, wherever the app or the CLI
 /// shows one: "Could not connect to 127.0.0.1:1 (connection refused)",
 /// "404 Not Found: No photo for 2024-13-01", never an `NSError` dump.

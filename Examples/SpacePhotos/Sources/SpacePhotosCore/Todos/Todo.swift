@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// a GRDB record: read and written on the database's queue.
+
 /// A to-do item: what a SwiftData `@Model` would hold, on SQLite.
 ///
 /// `id` is assigned by the database when the item is first inserted, and never

@@ -19,7 +19,7 @@ public struct TodoDeletion: Reducer {
     }
 
     /// The answer.
-    public nonisolated enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
         /// Delete it.
         case confirmTapped
     }

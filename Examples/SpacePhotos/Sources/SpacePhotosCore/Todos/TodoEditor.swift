@@ -24,7 +24,7 @@ public struct TodoEditor: Reducer {
 
     /// What the editor can do.
     @CasePathable
-    public nonisolated enum Action: BindableAction, Equatable, Sendable {
+    public enum Action: BindableAction, Equatable, Sendable {
         /// The text changed.
         case binding(BindingAction<State>)
         /// Saves the text (the list does).
@@ -39,6 +39,3 @@ public struct TodoEditor: Reducer {
         BindingReducer(action: \.binding)
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension TodoEditor.Action: CasePathable {}

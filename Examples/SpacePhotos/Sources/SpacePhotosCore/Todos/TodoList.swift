@@ -83,7 +83,7 @@ public struct TodoList: Reducer {
 
     /// What the to-do screen can do.
     @CasePathable
-    public nonisolated enum Action: BindableAction, Equatable, Sendable {
+    public enum Action: BindableAction, Equatable, Sendable {
         /// A bound field changed: the draft or the selection (other fields
         /// change through their own actions).
         case binding(BindingAction<State>)
@@ -238,6 +238,3 @@ public struct TodoList: Reducer {
         }
     }
 }
-
-// Nonisolated in a default-MainActor module too (see Reducer).
-nonisolated extension TodoList.Action: CasePathable {}

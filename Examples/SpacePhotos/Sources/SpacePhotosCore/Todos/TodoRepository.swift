@@ -2,6 +2,9 @@ import BaselinePersistence
 import Foundation
 import GRDB
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// called by effects, off the main actor.
+
 /// The to-do list's storage: validated reads and writes on an ``SQLiteDatabase``.
 ///
 /// A value you can share between actors: every method runs its work on the

@@ -5,7 +5,7 @@ import GRDB
 /// Migrations are append-only: a released migration is never edited, a change
 /// is a new migration. `DatabaseMigrator` records which ones ran, so a
 /// database from any earlier version is brought up to date on open.
-public nonisolated enum TodoSchema {
+public enum TodoSchema {
     /// The migrations, oldest first: v1 creates the `todo` table, v2 indexes it
     /// by date. A new migrator each time; pass it when opening the database.
     public static var migrator: DatabaseMigrator {
