@@ -48,7 +48,7 @@ enum StoreBenchmarks {
     /// One level of nesting: a parent whose only state and action are its child's.
     /// `Child` is `Sendable` because the case paths of `Action` (which
     /// `@CasePathable` writes) capture its type.
-    struct Wrap<Child: Reducer & Sendable>: Reducer where Child.State: Sendable {
+    struct Wrap<Child: Reducer & Sendable>: Reducer where Child.State: Sendable, Child.Action: Sendable {
         struct State: Sendable { var inner: Child.State }
         @CasePathable
         enum Action: Sendable { case inner(Child.Action) }

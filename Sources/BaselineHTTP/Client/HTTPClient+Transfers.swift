@@ -229,7 +229,7 @@ extension HTTPClient {
     /// Sends `request` and decodes its JSON answer on the caller's actor,
     /// reporting how much of the request body has been sent: for a `Value`
     /// whose `Decodable` conformance is isolated to that actor (see
-    /// ``send(_:)-(Request<Value>)``).
+    /// ``send(_:)-13tyv``).
     @_disfavoredOverload
     public nonisolated(nonsending) func upload<Value: Decodable>(
         _ request: Request<Value>,

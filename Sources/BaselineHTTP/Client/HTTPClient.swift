@@ -17,7 +17,7 @@ import HTTPTypes
 ///
 /// There, default isolation is `MainActor`, and a `struct Member: Decodable`
 /// the app declares conforms on the main actor. Such a type can only be
-/// decoded there, and ``send(_:)-(Request<Value>)`` does so: it compiles
+/// decoded there, and ``send(_:)-13tyv`` does so: it compiles
 /// as it is, and a small body costs little. For a large body, declare the
 /// type `nonisolated` and decoding moves off the main actor:
 ///
@@ -161,7 +161,7 @@ public struct HTTPClient: Sendable {
     /// a default actor): a large body is decoded without holding the caller's
     /// actor. A type whose conformance is isolated to the main actor (the
     /// default for a type declared in an Xcode 26 app target) is served by
-    /// ``send(_:)-(Request<Value>)`` instead, which decodes on the caller's
+    /// ``send(_:)-13tyv`` instead, which decodes on the caller's
     /// actor: declare the type `nonisolated` to keep decoding off it.
     @inlinable
     public nonisolated(nonsending) func send<Value: Decodable & Sendable>(

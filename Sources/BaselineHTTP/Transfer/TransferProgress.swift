@@ -26,7 +26,7 @@ public typealias TransferProgressUpdates = AsyncStream<TransferProgress>
 /// Where a transport reports upload progress.
 ///
 /// The client sets ``current`` while an upload it was asked to observe runs
-/// (``HTTPClient/upload(_:progress:)-(Request<Value>,_)``); a transport that can see request body
+/// (``HTTPClient/upload(_:progress:)-6u2tw``); a transport that can see request body
 /// bytes leave reports them here. `URLSessionTransport` does; so should other
 /// transports.
 public enum UploadProgressReporting {

@@ -14,7 +14,7 @@ import Observation
 ///
 /// - State is observable: reading `store.state` (or a member, through dynamic
 ///   member lookup) in a SwiftUI body or `withObservationTracking` tracks it.
-///   ``values(of:)`` gives changes as an `AsyncSequence`, on Linux and on any
+///   ``values(of:)->StoreValues<Value>`` gives changes as an `AsyncSequence`, on Linux and on any
 ///   Apple OS version.
 /// - Effects run off the main actor; cancellation ids belong to this store
 ///   (its root, for scoped stores).

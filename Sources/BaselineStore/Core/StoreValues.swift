@@ -167,7 +167,7 @@ final class LatestValueChannel<Value>: Sendable {
     }
 }
 
-/// The values ``Store/values(of:)`` delivers when their `Equatable`
+/// The values ``Store/values(of:)->MainActorStoreValues<Value>`` delivers when their `Equatable`
 /// conformance is isolated to the main actor (a type declared in a module
 /// whose default isolation is `MainActor`, such as an Xcode 26 app target):
 /// the same sequence as ``StoreValues``, read on the main actor.

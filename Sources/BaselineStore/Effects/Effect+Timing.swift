@@ -3,7 +3,7 @@ extension Effect {
     /// effect with the same `id` being started: the search-as-you-type effect.
     ///
     /// Each new effect with `id` cancels the one waiting (and one already
-    /// running), so only the last of a burst runs. ``cancel(id:)`` cancels it
+    /// running), so only the last of a burst runs. ``cancel(id:)-(HashableSendable)`` cancels it
     /// too. The wait runs on `clock`, so a test drives it with a test clock.
     ///
     /// ```swift
@@ -29,7 +29,7 @@ extension Effect {
     /// never start. So a burst of refreshes makes one at once and one at the
     /// end, never more than one per `interval`.
     ///
-    /// ``cancel(id:)`` cancels a waiting effect (the window stays). The window
+    /// ``cancel(id:)-(HashableSendable)`` cancels a waiting effect (the window stays). The window
     /// is measured on `clock`, so a test drives it with a test clock.
     ///
     /// ```swift
@@ -59,7 +59,7 @@ extension Effect {
         return Effect(operation: .cancellable(EffectID(mainActorBound: id), cancelInFlight: true, waitThenRun))
     }
 
-    /// ``throttle(id:for:clock:latest:)-(_,_,_,_)`` for an `id` whose
+    /// ``throttle(id:for:clock:latest:)-(HashableSendable,_,_,_)`` for an `id` whose
     /// `Hashable` conformance is isolated to the main actor (see
     /// ``cancellable(id:cancelInFlight:)-(ID,_)``).
     @MainActor

@@ -51,7 +51,7 @@ public struct Effect<Action> {
     /// - Parameters:
     ///   - priority: The task's priority.
     ///   - name: Shown when a store is released while this effect still runs.
-    ///   - operation: The work. Cancellation (``cancellable(id:cancelInFlight:)``,
+    ///   - operation: The work. Cancellation (``cancellable(id:cancelInFlight:)-(HashableSendable,_)``,
     ///     a released store, a cancelled ``StoreTask``) cancels its task.
     ///   - onError: Handles an error the work throws (not `CancellationError`).
     ///     Without it, an error is logged.
@@ -84,7 +84,7 @@ public struct Effect<Action> {
         Effect(operation: .concatenate(effects))
     }
 
-    /// This effect, cancellable with ``cancel(id:)``. With `cancelInFlight`,
+    /// This effect, cancellable with ``cancel(id:)-(HashableSendable)``. With `cancelInFlight`,
     /// starting it first cancels any running effect with the same id.
     public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
         Effect(operation: .cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
@@ -95,7 +95,7 @@ public struct Effect<Action> {
         Effect(operation: .cancel(EffectID(id)))
     }
 
-    /// This effect, cancellable with ``cancel(id:)``, for an `id` whose
+    /// This effect, cancellable with ``cancel(id:)-(HashableSendable)``, for an `id` whose
     /// `Hashable` conformance is isolated to the main actor: what an
     /// `enum CancelID { case search }` declared next to a reducer is in a
     /// module whose default isolation is `MainActor` (an Xcode 26 app
