@@ -226,6 +226,10 @@ struct EffectID: Hashable, @unchecked Sendable {  // safety: hashed only on the 
 /// ```
 ///
 /// Once the effect is cancelled, sending does nothing.
+///
+/// An action need not be `Sendable`: one the effect has just made, and keeps
+/// no reference to, crosses to the main actor as it is (Swift's region-based
+/// isolation checks that the effect does not use it afterwards).
 @MainActor
 public struct Send<Action>: Sendable {
     let deliver: @MainActor (Action) -> Void
