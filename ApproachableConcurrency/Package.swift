@@ -73,15 +73,17 @@ let package = Package(
         // mode and without it (one source; Mode.swift names the build).
         .executableTarget(
             name: "decoding-benchmark",
-            dependencies: [.product(name: "BaselineHTTP", package: "Baseline"), http],
+            dependencies: [.product(name: "BaselineHTTP", package: "Baseline"), http, "MainQueue"],
             path: "Sources/DecodingBenchmark",
             swiftSettings: approachable
         ),
         .executableTarget(
             name: "decoding-benchmark-plain",
-            dependencies: [.product(name: "BaselineHTTP", package: "Baseline"), http],
+            dependencies: [.product(name: "BaselineHTTP", package: "Baseline"), http, "MainQueue"],
             path: "Sources/DecodingBenchmarkPlain"
         ),
+        // Where the benchmark and the tests see code run.
+        .target(name: "MainQueue"),
         // A TestStore test, a request on a stub transport, a stored value and
         // an observer, in the same mode.
         .testTarget(
@@ -92,6 +94,7 @@ let package = Package(
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
+                "MainQueue",
             ],
             swiftSettings: approachable
         ),

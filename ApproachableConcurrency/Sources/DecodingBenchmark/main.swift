@@ -10,20 +10,9 @@
 // Each row reports where `init(from:)` ran and the median time of a send.
 
 import BaselineHTTP
-import Dispatch
 import Foundation
 import HTTPTypes
-
-/// Whether the code runs on the main actor's executor, the main queue.
-nonisolated var onMainQueue: Bool {
-    DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
-
-nonisolated let mainQueueKey: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-}()
+import MainQueue
 
 /// The fields of a row, read from its decoder.
 nonisolated struct RowFields: Decodable, Sendable {

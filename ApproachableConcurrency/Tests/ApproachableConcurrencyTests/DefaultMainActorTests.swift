@@ -7,23 +7,10 @@ import BaselineHTTP
 import BaselinePersistence
 import BaselineStore
 import BaselineTesting
-import Dispatch
 import Foundation
+import MainQueue
 import Observation
 import Testing
-
-/// Whether the code runs on the main actor's executor, the main queue.
-/// (Not `Thread.isMainThread`: the test runner may drain that queue on
-/// another thread.)
-nonisolated var onMainQueue: Bool {
-    DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
-
-nonisolated let mainQueueKey: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-}()
 
 // MARK: A feature as an app declares it
 

@@ -13,11 +13,7 @@ extension Effect {
     ///         .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
     /// ```
     public func debounce(id: some Hashable & Sendable, for duration: Duration, clock: any Clock<Duration>) -> Effect {
-        .concatenate(
-            .run(name: "debounce wait") { _ in try await clock.sleep(for: duration) },
-            self
-        )
-        .cancellable(id: id, cancelInFlight: true)
+        debounced(id: EffectID(id), for: duration, clock: clock)
     }
 
     /// This effect, started at most once per `interval` for `id`.
@@ -52,11 +48,16 @@ extension Effect {
     @MainActor
     @_disfavoredOverload
     public func debounce<ID: Hashable>(id: ID, for duration: Duration, clock: any Clock<Duration>) -> Effect {
+        debounced(id: EffectID(mainActorBound: id), for: duration, clock: clock)
+    }
+
+    /// The wait, then this effect, under `id`: a newer one cancels both.
+    private func debounced(id: EffectID, for duration: Duration, clock: any Clock<Duration>) -> Effect {
         let waitThenRun = Effect.concatenate(
             .run(name: "debounce wait") { _ in try await clock.sleep(for: duration) },
             self
         )
-        return Effect(operation: .cancellable(EffectID(mainActorBound: id), cancelInFlight: true, waitThenRun))
+        return Effect(operation: .cancellable(id, cancelInFlight: true, waitThenRun))
     }
 
     /// ``throttle(id:for:clock:latest:)-(HashableSendable,_,_,_)`` for an `id` whose
