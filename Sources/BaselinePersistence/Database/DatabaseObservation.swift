@@ -41,8 +41,33 @@ extension SQLiteDatabase {
         observe(ValueObservation.tracking(fetch).removeDuplicates())
     }
 
+    /// The results of `query`, now and after every commit that changes
+    /// them; a live query as an `AsyncSequence`, for a store's `fetching`
+    /// or a loop of your own.
+    ///
+    /// ```swift
+    /// .fetching(\.todos, action: \.todos) { database.live(.all(Todo.order(Column("date")))) }
+    /// ```
+    ///
+    /// Delivery is as ``observe(_:)-7tfx5``'s (the newest result, on your
+    /// actor; consecutive equal results once, when the query can compare
+    /// them), with one difference: closing or releasing the database ends the
+    /// sequence by throwing ``SQLiteDatabaseError/closed``, so that a screen
+    /// following a query shows that it stopped rather than a list that has
+    /// silently gone stale.
+    public func live<Value>(_ query: DatabaseQuery<Value>) -> AsyncThrowingStream<Value, any Error> {
+        let observation = ValueObservation.tracking(query.fetch)
+        if let isDuplicate = query.isDuplicate {
+            return observe(observation.removeDuplicates(by: isDuplicate), closing: SQLiteDatabaseError.closed)
+        }
+        return observe(observation, closing: SQLiteDatabaseError.closed)
+    }
+
+    /// Streams `observation`'s values; closing the database finishes the
+    /// stream, by throwing `closing` when there is one.
     private func observe<Reducer: ValueReducer>(
-        _ observation: ValueObservation<Reducer>
+        _ observation: ValueObservation<Reducer>,
+        closing: SQLiteDatabaseError? = nil
     ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer.Value: Sendable {
         typealias Value = Reducer.Value
         let (stream, continuation) = AsyncThrowingStream.makeStream(
@@ -53,8 +78,8 @@ extension SQLiteDatabase {
         let registry = observations
         // Register, and install the termination handler, before the observation
         // starts: an error on its very first fetch must find both in place.
-        guard let id = registry.reserve(finish: { continuation.finish() }) else {
-            continuation.finish()
+        guard let id = registry.reserve(finish: { continuation.finish(throwing: closing) }) else {
+            continuation.finish(throwing: closing)
             return stream
         }
         continuation.onTermination = { _ in registry.remove(id) }
@@ -65,7 +90,7 @@ extension SQLiteDatabase {
             onError: { error in
                 // A close racing with the start is an end, not a failure.
                 if registry.isClosed {
-                    continuation.finish()
+                    continuation.finish(throwing: closing)
                 } else {
                     continuation.finish(throwing: SQLiteDatabaseError.wrap(error, path: path))
                 }
