@@ -52,7 +52,9 @@ public final class TestStore<State: Equatable, Action: Equatable> {
     private let reducer: any Reducer<State, Action>
     private let runner: EffectRunner<Action>
     private var received: [Action] = [] {
-        didSet { endOfTest.withLock { $0.unasserted = received.map { describe($0) } } }
+        // Summaries, not full descriptions: an action carrying 10,000 rows
+        // would cost seconds to dump each time one arrives.
+        didSet { endOfTest.withLock { $0.unasserted = received.map(summary(of:)) } }
     }
     /// What `deinit` (which cannot touch main-actor state) needs to judge the test's end.
     private let endOfTest = LockedValue<(exhaustive: Bool, unasserted: [String])>((true, []))
@@ -368,3 +370,22 @@ func describe(_ value: some Any) -> String {
 private final class WeakBox<Object: AnyObject> {
     weak var value: Object?
 }
+
+/// An action's cases, without their values: `todos(.loaded(…))`. Cheap
+/// whatever the action carries, for the end-of-test report.
+func summary(of value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum else { return "…" }
+    guard let child = mirror.children.first, let label = child.label else {
+        return "\(value)"  // a case without a payload: its name
+    }
+    let payload = Mirror(reflecting: child.value)
+    if payload.displayStyle == .enum { return "\(label)(.\(summary(of: child.value)))" }
+    if payload.displayStyle == .tuple, payload.children.count == 1, let only = payload.children.first,
+        Mirror(reflecting: only.value).displayStyle == .enum
+    {
+        return "\(label)(.\(summary(of: only.value)))"
+    }
+    return "\(label)(…)"
+}
+

@@ -126,4 +126,26 @@ struct TestStoreMessageTests {
         }
         #expect(messages == ["Received actions not asserted: Documents.Action.sheet(.dismiss)"])
     }
+
+    @Test func receivedActionsLeftWhenTheStoreGoesAreNamedByTheirCases() async {
+        /// Answers at once with an action that carries a payload.
+        struct Echo: Reducer {
+            enum Inner: Equatable, Sendable { case rows([Int]) }
+            enum Action: Equatable, Sendable {
+                case ping
+                case pong(Inner)
+            }
+            func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+                if case .ping = action { return .send(.pong(.rows(Array(0..<10_000)))) }
+                return .none
+            }
+        }
+        var store: TestStore<Int, Echo.Action>? = TestStore(initialState: 0) { Echo() }
+        await store?.send(.ping)
+        let messages = await messages {
+            store = nil
+        }
+        // The cases, not the 10,000 values: dumping them on every arrival cost seconds.
+        #expect(messages == ["The test ended with received actions not asserted: pong(.rows(…))"])
+    }
 }

@@ -9,6 +9,7 @@ struct Measurement {
     var median: Duration { sorted[sorted.count / 2] }
     var minimum: Duration { sorted.first ?? .zero }
     var p90: Duration { sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.9))] }
+    var p99: Duration { sorted[min(sorted.count - 1, sorted.count * 99 / 100)] }
     private var sorted: [Duration] { samples.sorted() }
 
     /// Times `body` `iterations` times after `warmup` untimed runs; `setUp`

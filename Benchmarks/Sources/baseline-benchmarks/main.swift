@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [body-parsing]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [body-parsing]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -11,6 +11,20 @@ print("warning: a debug build; run with -c release for meaningful figures")
 
 if wants("persistence") {
     try await PersistenceBenchmarks.run()
+}
+
+if wants("live-queries") {
+    try await LiveQueryBenchmarks.run()
+}
+
+if selected.contains("live-alloc-probe") {
+    // A child of the live-query allocation rows: commits followed by one variant, then exit.
+    try await LiveQueryBenchmarks.allocationProbe(Array(CommandLine.arguments.dropFirst(2)))
+}
+
+if selected.contains("live-read-probe") {
+    // A child of the live-query allocation rows: reads of a value, then exit.
+    try await LiveQueryBenchmarks.readProbe(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 if wants("images") {

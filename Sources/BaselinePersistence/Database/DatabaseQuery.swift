@@ -12,7 +12,7 @@ public import GRDB
 /// ```
 ///
 /// Use it with ``LiveQuery`` (an observable object for a model or a view)
-/// or ``SQLiteDatabase/live(_:)-4q8yc`` (an `AsyncSequence`, for a store's
+/// or ``SQLiteDatabase/live(_:)`` (an `AsyncSequence`, for a store's
 /// `fetching` or your own loop).
 public struct DatabaseQuery<Value: Sendable>: Sendable {
     /// Reads the value; GRDB records which tables and rows it read, and
@@ -37,6 +37,15 @@ public struct DatabaseQuery<Value: Sendable>: Sendable {
         self.fetch = fetch
         self.placeholder = placeholder
         self.isDuplicate = nil
+    }
+
+    /// This query with its results transformed by `transform` (a projection,
+    /// a sort the database cannot do), in the read, off the main actor.
+    public func map<Other: Sendable & Equatable>(
+        _ transform: @escaping @Sendable (Value) -> Other
+    ) -> DatabaseQuery<Other> {
+        let fetch = self.fetch
+        return DatabaseQuery<Other>(placeholder: transform(placeholder)) { db in transform(try fetch(db)) }
     }
 
     /// Every record `request` fetches, in its order.

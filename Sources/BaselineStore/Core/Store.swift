@@ -18,7 +18,8 @@ import Observation
 ///   Apple OS version.
 /// - Effects run off the main actor; cancellation ids belong to this store
 ///   (its root, for scoped stores).
-/// - Releasing a store cancels its running effects (debug builds log which).
+/// - Releasing a store cancels its running effects (debug builds log which,
+///   leaving out followed sources, which are meant to run until then).
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action> {
@@ -326,7 +327,7 @@ final class StoreRoot<State, Action>: Observable {
     }
 
     deinit {
-        let cancelled = runner.cancelAll()
+        let cancelled = runner.cancelAllAtRelease()
         #if DEBUG
         if !cancelled.isEmpty {
             logger.warning(

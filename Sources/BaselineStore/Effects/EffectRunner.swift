@@ -13,6 +13,9 @@ public final class EffectRunner<Action> {
     struct Running: Sendable {
         var task: Task<Void, Never>
         var description: String
+        /// Meant to run until the store goes (a followed source): its
+        /// cancellation at the store's release is no leak to report.
+        var lastsForTheStore = false
     }
 
     private let deliver: @MainActor (Action) -> StoreTask
@@ -149,7 +152,12 @@ public final class EffectRunner<Action> {
             self?.finished(id)
             if let cancellationID { self?.forget(id, under: cancellationID) }
         }
-        running.withLock { $0[id] = Running(task: task, description: name ?? "run effect of \(origin)") }
+        let running = Running(
+            task: task,
+            description: name ?? "run effect of \(origin)",
+            lastsForTheStore: cancellationID?.base.base is FetchEffects
+        )
+        self.running.withLock { $0[id] = running }
         if let cancellationID { cancellables[cancellationID, default: [:]][id] = task }
         return task
     }
@@ -173,12 +181,22 @@ public final class EffectRunner<Action> {
 
     /// Cancels everything (the store is going away) and describes what was running.
     nonisolated public func cancelAll() -> [String] {
+        cancelEverything().map(\.description)
+    }
+
+    /// Cancels everything as the store goes, and describes what was running
+    /// that was not meant to run until then.
+    nonisolated func cancelAllAtRelease() -> [String] {
+        cancelEverything().filter { !$0.lastsForTheStore }.map(\.description)
+    }
+
+    nonisolated private func cancelEverything() -> [Running] {
         let all = running.withLock { running -> [Running] in
             defer { running = [:] }
             return Array(running.values)
         }
         for effect in all { effect.task.cancel() }
-        return all.map(\.description)
+        return all
     }
 
     private func finished(_ id: UInt64) {

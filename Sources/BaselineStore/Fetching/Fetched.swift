@@ -38,6 +38,9 @@ public struct Fetched<Value> {
     public var isLoading: Bool
     /// Why following stopped, when it failed; cleared by the next value.
     public var loadError: FetchFailure?
+    /// The query the running source was started for: bookkeeping for
+    /// ``Reducer/fetching(_:action:query:values:)``, left out of `==`.
+    var followedQuery: (any Sendable)?
 
     /// A value not followed yet, showing `initial` until the first result.
     public init(_ initial: Value, isFollowing: Bool = false, isLoading: Bool = false, loadError: FetchFailure? = nil) {
@@ -48,7 +51,13 @@ public struct Fetched<Value> {
     }
 }
 
-extension Fetched: Equatable where Value: Equatable {}
+extension Fetched: Equatable where Value: Equatable {
+    /// Equal when they show the same: the query being followed is bookkeeping.
+    public static func == (lhs: Fetched, rhs: Fetched) -> Bool {
+        lhs.value == rhs.value && lhs.isFollowing == rhs.isFollowing && lhs.isLoading == rhs.isLoading
+            && lhs.loadError == rhs.loadError
+    }
+}
 extension Fetched: Sendable where Value: Sendable {}
 
 /// What happens to a ``Fetched`` value: the actions of the case that

@@ -14,8 +14,8 @@ extension Reducer where Action: CasePathable {
         _ state: WritableKeyPath<State, Fetched<Value>>,
         action: ActionCase<Action, FetchAction<Value>>,
         values: @escaping @Sendable () -> Values
-    ) -> FetchingReducer<Self, Value, Constant> where Values.Element == Value {
-        fetching(state, action: action, query: { _ in Constant() }, values: { _ in values() })
+    ) -> FetchingReducer<Self, Value, NoQuery> where Values.Element == Value {
+        fetching(state, action: action, query: { _ in NoQuery() }, values: { _ in values() })
     }
 
     /// Keeps the ``Fetched`` value at `state` following the source that
@@ -37,7 +37,9 @@ extension Reducer where Action: CasePathable {
     ///   each element arrives as ``FetchAction/loaded(_:)``. Starting again
     ///   restarts it.
     /// - **Query changes.** After every action, while following, the query
-    ///   is read again; when it differs, the running effect is cancelled,
+    ///   is read again; when it differs from the one the running source was
+    ///   started for (whichever reducer of the body changed it: a
+    ///   `BindingReducer` before this one, say), the running effect is cancelled,
     ///   ``Fetched/isLoading`` set, and an effect for the new query started.
     ///   A cancelled effect delivers nothing more, so no result of an older
     ///   query arrives after one of the newer. The value shown meanwhile is
@@ -82,7 +84,7 @@ extension Reducer where Action: CasePathable {
 }
 
 /// The query of a source that depends on nothing.
-public struct Constant: Equatable, Sendable {}
+public struct NoQuery: Equatable, Sendable {}
 
 /// A feature whose state holds a ``Fetched`` value following a source; made
 /// by ``Reducer/fetching(_:action:query:values:)``.
@@ -115,15 +117,17 @@ where Parent.Action: CasePathable {
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let path = self.state
         var own = Effect<Parent.Action>.none
+        var starting = false
         if let fetch = self.action.extract(action) {
             switch fetch {
             case .start:
                 state[keyPath: path].isFollowing = true
                 state[keyPath: path].isLoading = true
-                own = start(query(state))
+                starting = true  // once the feature has run: the query is the state's after this action
             case .stop:
                 state[keyPath: path].isFollowing = false
                 state[keyPath: path].isLoading = false
+                state[keyPath: path].followedQuery = nil
                 own = .cancel(id: FetchEffects(path: path))
             case let .loaded(value):
                 // A cancelled effect sends nothing, so a value here is the current query's.
@@ -134,18 +138,22 @@ where Parent.Action: CasePathable {
                 state[keyPath: path].loadError = failure
                 state[keyPath: path].isLoading = false
                 state[keyPath: path].isFollowing = false
+                state[keyPath: path].followedQuery = nil
             case .finished:
                 state[keyPath: path].isLoading = false
                 state[keyPath: path].isFollowing = false
+                state[keyPath: path].followedQuery = nil
             }
         }
-        // Only a followed source has a query to compare: most actions cost one read.
-        let before = state[keyPath: path].isFollowing ? query(state) : nil
         let parentEffect = parent.reduce(into: &state, action: action)
-        if let before, state[keyPath: path].isFollowing {
+        // Compared with the query the source was started for, not with the
+        // state before this reducer: a reducer that ran earlier in the body
+        // (a BindingReducer setting the search) changes it before we look.
+        if state[keyPath: path].isFollowing, starting || state[keyPath: path].followedQuery != nil {
             let now = query(state)
-            if now != before {
+            if starting || state[keyPath: path].followedQuery as? Query != now {
                 state[keyPath: path].isLoading = true
+                state[keyPath: path].followedQuery = now
                 own = own.merged(with: start(now))
             }
         }
