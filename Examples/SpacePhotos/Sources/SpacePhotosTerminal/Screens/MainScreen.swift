@@ -52,7 +52,7 @@ struct MainScreen: Screen {
         // database until the store goes, so its task only starts it (and
         // starts it over when the main screen comes back after a log out).
         frame.task(id: "catalog") { await store.send(.photos(.catalog(.updateItems))).finish() }
-        frame.task(id: "todos") { await store.send(.todos(.observe)).finish() }
+        frame.task(id: "todos") { store.send(.todos(.todos(.start))) }
         frame.task(id: "saved") { store.send(.saved(.photos(.start))) }
         if let profile = store.scope(state: \.profile, action: \.profile) {
             frame.task(id: "profile \(profile.id)") { await profile.send(.load).finish() }
