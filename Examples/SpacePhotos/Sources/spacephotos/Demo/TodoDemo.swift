@@ -54,7 +54,8 @@ struct TodoDemo {
         try await waitUntil(store) { !$0.todos.isLoading }
         narrator.result("Searching \"TELESCOPE\" (case ignored) lists \(store.todos.value.count): the query ran again.")
         show(store.todos.value)
-        store.binding(\.search).value = ""
+        // The query starts over: the effect following the database is now this action's.
+        let following = store.send(.binding(.set(\.search, "")))
         try await waitUntil(store) { !$0.todos.isLoading }
 
         if let first = store.todos.value.first?.id {
@@ -64,7 +65,7 @@ struct TodoDemo {
         try await waitUntil(store) { $0.todos.value.count == 3 }
         show(store.todos.value)
         store.send(.todos(.stop))
-        try await database.waitUntilObservationsEnd()
+        await following.finish()  // its end: no effect outlives the store
         try await database.close()
     }
 
