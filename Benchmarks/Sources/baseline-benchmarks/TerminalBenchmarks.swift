@@ -53,9 +53,8 @@ enum TerminalBenchmarks {
         await login.send(.loginButtonTapped).finish()
         guard app.screen == .main else { throw BenchmarkError.setup("the login failed") }
         // The main screen's `.task`, which this loop-less harness runs itself.
-        let todoObservation = app.send(.todos(.observe))
-        defer { todoObservation.cancel() }
-        try await waitUntil(app) { $0.todos.todos.count == 10_000 }
+        app.send(.todos(.todos(.start)))
+        try await waitUntil(app) { $0.todos.todos.value.count == 10_000 }
 
         let context = RenderContext(size: TerminalSize(columns: 200, rows: 60))
         await app.send(.photos(.catalog(.updateItems))).finish()
@@ -84,7 +83,7 @@ enum TerminalBenchmarks {
             previous = program.render(context).buffer
         }
         let scrollStep = {
-            if app.todos.selectedIndex == app.todos.todos.count - 1 { step = -1 }
+            if app.todos.selectedIndex == app.todos.todos.value.count - 1 { step = -1 }
             if app.todos.selectedIndex == 0 { step = 1 }
             app.send(.todos(.moveSelection(by: step)))
             let frame = program.render(context)

@@ -150,6 +150,31 @@ struct AppEndToEndTests {
         // saves, and keys typed then would go into it).
         try await t.waitForScreen("the edit saved") { $0.contains("│ #1  富士山に登る（山頂）  ") && $0.contains("e edit") }
 
+        // Two more, then the search: typing narrows the list as it goes (the
+        // title counts the matches, ASCII letters in either case); Esc
+        // clears it and lists everything again.
+        try await t.press("a")
+        try await t.type("Buy milk")
+        try await t.press("Enter")
+        try await t.waitFor("│ #2  Buy milk")
+        try await t.type("Mount the telescope")
+        try await t.press("Enter")
+        try await t.waitFor("│ #3  Mount the telescope")
+        try await t.press("Escape")
+        try await t.waitFor("a add")
+        try await t.type("/")
+        try await t.waitFor("Esc clear the search")
+        try await t.type("TELE")
+        let narrowed = try await t.waitForScreen("the list narrowed to the telescope") {
+            $0.contains("Find: TELE") && $0.contains("To-dos (1 matching)")
+        }
+        #expect(narrowed.contains("│ #3  Mount the telescope"))
+        #expect(!narrowed.contains("Buy milk") && !narrowed.contains("富士山"))
+        try await t.press("Escape")
+        let everything = try await t.waitForScreen("the whole list again") { $0.contains("To-dos (3)") }
+        #expect(everything.contains("Buy milk") && everything.contains("富士山に登る（山頂）"))
+        #expect(everything.contains("Find: press / to search"))
+
         // 3. The counter: a fact, then a slow one cancelled with Esc.
         try await t.press("4")
         try await t.waitFor("Press r for a fact about 0.")

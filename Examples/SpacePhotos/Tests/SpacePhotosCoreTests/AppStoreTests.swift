@@ -80,8 +80,7 @@ struct AppStoreTests {
         app.send(.quitTapped)
         #expect(app.quit == .confirmed, "nothing in flight: quit at once")
         app.send(.quitCancelled)
-        let observation = app.send(.saved(.observe))  // the main screen's `.task`
-        defer { observation.cancel() }
+        app.send(.saved(.photos(.start)))  // the main screen's `.task`
         await app.send(.photos(.catalog(.updateItems))).finish()
         let photo = try #require(app.photos.selectedPhoto)
         let saving = app.send(.saved(.toggleSave(photo)))
@@ -157,8 +156,7 @@ struct PhotoBrowserTests {
     @Test func theSaveButtonSavesThenUnsavesAndIsDisabledWhileSaving() async throws {
         let downloads = fixture.holdDownloads(of: "/images/photo-1.png")
         let app = AppFeature.store(try await fixture.dependencies())
-        let observation = app.send(.saved(.observe))
-        defer { observation.cancel() }
+        app.send(.saved(.photos(.start)))
         await app.send(.photos(.catalog(.updateItems))).finish()
         let photo = try #require(app.photos.selectedPhoto)
         #expect(!app.saved.isSaving(photo))

@@ -35,7 +35,7 @@ struct SavedPhotosTests {
     }
 
     /// The saved photos on `repository`, checking only what a test states
-    /// (the database's observation answers when it likes).
+    /// (the live query answers when it likes).
     func model(_ repository: SavedPhotoRepository) -> TestStore<SavedPhotos.State, SavedPhotos.Action> {
         let download = self.download
         let store = TestStore(initialState: SavedPhotos.State()) {
@@ -51,9 +51,9 @@ struct SavedPhotosTests {
     @Test func savingShowsProgressThenTheSavedList() async throws {
         let repository = try await repository()
         let saved = model(repository)
-        let observation = await saved.send(.observe)
-        defer { observation.cancel() }
-        await saved.receive(.photosChanged([])) { $0.isLoaded = true }
+        await saved.send(.photos(.start))
+        await saved.receive(.photos(.loaded([]))) { $0.photos.isLoading = false }
+        #expect(saved.state.photos.isFollowing)
         #expect(saved.state.isSaving(Self.photo) == false)
 
         let saving = await saved.send(.save(Self.photo))
@@ -73,28 +73,32 @@ struct SavedPhotosTests {
         await saved.receive(.saveFinished(1, errorMessage: nil))
         #expect(saved.state.isSaving(Self.photo) == false)
         if !saved.state.isSaved(Self.photo) {
-            await saved.receive(.photosChanged(all))
+            await saved.receive(.photos(.loaded(all)))
         }
         #expect(saved.state.isSaved(Self.photo))
-        #expect(saved.state.photos.map(\.photo) == [Self.photo])
-        #expect(saved.state.photos.first?.mediaType == "image/png")
-        #expect(saved.state.photos.first?.imageByteCount == Self.png.data.count)
+        #expect(saved.state.photos.value.map(\.photo) == [Self.photo])
+        #expect(saved.state.photos.value.first?.mediaType == "image/png")
+        #expect(saved.state.photos.value.first?.imageByteCount == Self.png.data.count)
         #expect(try await repository.imageData(for: Self.photo.id) == Self.png.data)
+        await saved.send(.photos(.stop))
+        await saved.finish()
+        try await repository.database.waitUntilObservationsEnd()
     }
 
     @Test func unsavingRemovesItFromTheList() async throws {
         let repository = try await repository()
         try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
         let saved = model(repository)
-        let observation = await saved.send(.observe)
-        defer { observation.cancel() }
-        await saved.receive(.photosChanged(try await repository.all()))
-        #expect(saved.state.photos.count == 1)
+        await saved.send(.photos(.start))
+        await saved.receive(.photos(.loaded(try await repository.all())))
+        #expect(saved.state.photos.value.count == 1)
         await saved.send(.unsave(Self.photo)).finish()
-        await saved.receive(.photosChanged([]))
-        #expect(saved.state.photos.isEmpty)
+        await saved.receive(.photos(.loaded([])))
+        #expect(saved.state.photos.value.isEmpty)
         #expect(saved.state.errorMessage == nil)
         #expect(try await repository.imageData(for: Self.photo.id) == nil)
+        await saved.send(.photos(.stop))
+        await saved.finish()
     }
 
     @Test func removingTheSelectedPhotoSelectsTheOneBelow() async throws {
@@ -108,14 +112,15 @@ struct SavedPhotosTests {
         try await repository.save(other, image: Data([1]), mediaType: "image/jpeg")
         try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
         let saved = model(repository)
-        let observation = await saved.send(.observe)
-        defer { observation.cancel() }
-        await saved.receive(.photosChanged(try await repository.all()))
+        await saved.send(.photos(.start))
+        await saved.receive(.photos(.loaded(try await repository.all())))
         #expect(saved.state.selectedPhoto?.photo == Self.photo, "the first, most recently saved")
         await saved.send(.removeSelectedTapped).finish()
         #expect(saved.state.selection.id == other.id)
-        await saved.receive(.photosChanged(try await repository.all()))
+        await saved.receive(.photos(.loaded(try await repository.all())))
         #expect(saved.state.selectedPhoto?.photo == other)
+        await saved.send(.photos(.stop))
+        await saved.finish()
     }
 
     @Test func aFailedDownloadSavesNothingAndSaysWhy() async throws {
@@ -153,6 +158,31 @@ struct SavedPhotosTests {
         #expect(saved.state.errorMessage == nil)
         #expect(saved.state.isSaving(Self.photo) == false)
         #expect(try await repository.all().isEmpty)
+    }
+
+    @Test func aClosedDatabaseStopsTheListWithAMessageAndKeepsTheLastOne() async throws {
+        let repository = try await repository()
+        try await repository.save(Self.photo, image: Self.png.data, mediaType: Self.png.mediaType)
+        let all = try await repository.all()
+        let saved = model(repository)
+        saved.exhaustivity = .on
+        await saved.send(.photos(.start)) {
+            $0.photos.isFollowing = true
+            $0.photos.isLoading = true
+        }
+        await saved.receive(.photos(.loaded(all))) {
+            $0.photos.value = all
+            $0.photos.isLoading = false
+        }
+        try await repository.database.close()
+        let closed = FetchFailure(SQLiteDatabaseError.closed)
+        await saved.receive(.photos(.failed(closed))) {
+            $0.photos.isFollowing = false
+            $0.photos.loadError = closed
+            $0.errorMessage = "The saved photos could not be read: The database is closed."
+        }
+        await saved.finish()
+        #expect(saved.state.isSaved(Self.photo), "the last list stays")
     }
 
     @Test func savingAgainReplacesTheImageAndMovesItToTheTop() async throws {

@@ -63,12 +63,31 @@ struct TodoRepositoryTests {
         #expect(try await repository.all().map(\.text) == ["early", "middle", "late"])
     }
 
-    @Test func theObservationFollowsWritesFromOtherActors() async throws {
-        var lists = repository.observeAll().makeAsyncIterator()
+    @Test func theLiveListFollowsWritesFromOtherActors() async throws {
+        var lists = repository.live().makeAsyncIterator()
         #expect(try await lists.next() == [])
         let repository = self.repository
         _ = try await Task.detached { try await repository.add("from elsewhere") }.value
         #expect(try await lists.next()?.map(\.text) == ["from elsewhere"])
+    }
+
+    @Test(arguments: [
+        // (search, the texts it lists)
+        ("", ["50% off", "5 off", "snake_case", "snakeXcase", #"C:\Temp"#, "Été"]),
+        ("%", ["50% off"]),  // a LIKE wildcard, here a plain character
+        ("0%", ["50% off"]),
+        ("_", ["snake_case"]),  // another
+        ("E_C", ["snake_case"]),  // ASCII letters in either case
+        ("SNAKE", ["snake_case", "snakeXcase"]),
+        (#"\"#, [#"C:\Temp"#]),  // the usual escape character, plain too
+        ("été", []),  // SQLite folds ASCII letters only
+        ("Été", ["Été"]),
+        ("nothing", []),
+    ])
+    func aSearchMatchesItsTextAsTyped(search: String, listed: [String]) async throws {
+        try await repository.add(contentsOf: ["50% off", "5 off", "snake_case", "snakeXcase", #"C:\Temp"#, "Été"])
+        var lists = repository.live(matching: search).makeAsyncIterator()
+        #expect(try await lists.next()?.map(\.text) == listed)
     }
 
     @Test func aDatabaseFromTheFirstSchemaIsMigrated() async throws {

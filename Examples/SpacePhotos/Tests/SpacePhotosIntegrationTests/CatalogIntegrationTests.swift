@@ -118,12 +118,11 @@ struct CatalogIntegrationTests {
             let saved = Store(initialState: SavedPhotos.State()) {
                 SavedPhotos(repository: repository, pipeline: pipeline)
             }
-            let observation = saved.send(.observe)
-            defer { observation.cancel() }
+            saved.send(.photos(.start))
             await saved.send(.save(photo)).finish()
             #expect(saved.errorMessage == nil)
             try await waitUntil(saved) { $0.state.isSaved(photo) }
-            let entry = try #require(saved.photos.first)
+            let entry = try #require(saved.photos.value.first)
             #expect(["image/png", "image/jpeg"].contains(entry.mediaType))
             let stored = try #require(try await repository.imageData(for: photo.id))
             let served = try await server.client.send(Request<Data>.get(photo.url.path)).value
@@ -131,12 +130,12 @@ struct CatalogIntegrationTests {
 
             await saved.send(.unsave(photo)).finish()
             #expect(saved.errorMessage == nil)
-            try await waitUntil(saved) { $0.photos.isEmpty }
+            try await waitUntil(saved) { $0.photos.value.isEmpty }
 
             // The saved image, decoded from the database through the saved photos' pipeline.
             await saved.send(.save(photo)).finish()
             try await waitUntil(saved) { $0.state.isSaved(photo) }
-            let again = try #require(saved.photos.first)
+            let again = try #require(saved.photos.value.first)
             let image = try await repository.imagePipeline().image(for: ImageRequest(again.imageURL, size: 64))
             #expect(max(image.width, image.height) <= 64)
         }

@@ -83,9 +83,12 @@ public nonisolated struct SavedPhotoRepository: Sendable {
         try await database.read(Self.fetchAll)
     }
 
-    /// Every saved photo, most recently saved first, now and after each change.
-    public func observeAll() -> AsyncThrowingStream<[SavedPhoto], any Error> {
-        database.observe(Self.fetchAll)
+    /// Every saved photo, most recently saved first, now and after each
+    /// change; a live query for ``SavedPhotos``' `fetching`.
+    ///
+    /// Ends by throwing `SQLiteDatabaseError.closed` when the database closes.
+    public func live() -> AsyncThrowingStream<[SavedPhoto], any Error> {
+        database.live(DatabaseQuery(placeholder: [], Self.fetchAll))
     }
 
     @Sendable private static func fetchAll(_ db: Database) throws -> [SavedPhoto] {

@@ -8,13 +8,15 @@ import Foundation
 /// Button("Save") { store.send(.toggleSave(photo)) }
 ///     .disabled(store.isSaving(photo))
 ///     .overlay { if store.isSaving(photo) { ProgressView() } }
-/// List(store.photos, selection: Binding(store.binding(\.selection.id))) { Text($0.photo.title) }
-///     .task { await store.send(.observe).finish() }
+/// List(store.photos.value, selection: Binding(store.binding(\.selection.id))) { Text($0.photo.title) }
+///     .task { store.send(.photos(.start)) }
 /// ```
 ///
-/// - ``State/photos`` follows the database, not the actions: a photo saved
-///   here, on another screen or by another process shows up once the write
-///   commits. ``Action/observe`` lasts while the task that sent it waits on it.
+/// - ``State/photos`` is a live query (a `Fetched` value): after
+///   `.photos(.start)` it follows the database, not the actions: a photo
+///   saved here or on another screen shows up once the write commits. It
+///   runs until `.photos(.stop)`, a failed read (which sets
+///   ``State/errorMessage`` and keeps the last list), or the store's end.
 /// - Each save has a number never reused (``State/saves``), which tells it
 ///   from a later save of the same photo: the quit question
 ///   (``AppFeature``) waits on the saves running when it was asked.
@@ -23,11 +25,10 @@ import Foundation
 public struct SavedPhotos: Reducer {
     /// What the Saved tab and the save buttons show.
     public struct State: Equatable, Sendable {
-        /// Every saved photo, most recently saved first.
-        public var photos: [SavedPhoto]
-        /// Whether the first list has arrived from the database.
-        public var isLoaded: Bool
-        /// What to tell the user about the last failed save or unsave; `nil` otherwise.
+        /// Every saved photo, most recently saved first, as the database last
+        /// listed them; whether they are being read, or failed.
+        public var photos: Fetched<[SavedPhoto]>
+        /// What to tell the user about the last failed save, unsave or read; `nil` otherwise.
         public var errorMessage: String?
         /// The saves running, by their number, and the photo each saves.
         public var saves: [Int: SpacePhoto.ID]
@@ -38,15 +39,13 @@ public struct SavedPhotos: Reducer {
 
         /// Nothing saved, nothing read yet.
         public init(
-            photos: [SavedPhoto] = [],
-            isLoaded: Bool = false,
+            photos: Fetched<[SavedPhoto]> = Fetched([]),
             errorMessage: String? = nil,
             saves: [Int: SpacePhoto.ID] = [:],
             lastSave: Int = 0,
             selection: ListSelection<SpacePhoto.ID> = .init()
         ) {
             self.photos = photos
-            self.isLoaded = isLoaded
             self.errorMessage = errorMessage
             self.saves = saves
             self.lastSave = lastSave
@@ -63,18 +62,18 @@ public struct SavedPhotos: Reducer {
 
         /// Whether `photo` is in the saved list.
         public func isSaved(_ photo: SpacePhoto) -> Bool {
-            photos.contains { $0.id == photo.id }
+            photos.value.contains { $0.id == photo.id }
         }
 
         /// The selected photo while it is saved; when the selection is gone
         /// (removed here or elsewhere), the first saved photo.
         public var selectedPhoto: SavedPhoto? {
-            selectedIndex.map { photos[$0] }
+            selectedIndex.map { photos.value[$0] }
         }
 
         /// The position of ``selectedPhoto`` in the list.
         public var selectedIndex: Int? {
-            selection.index(in: photos) ?? (photos.isEmpty ? nil : 0)
+            selection.index(in: photos.value) ?? (photos.value.isEmpty ? nil : 0)
         }
     }
 
@@ -83,10 +82,9 @@ public struct SavedPhotos: Reducer {
     public enum Action: BindableAction, Equatable, Sendable {
         /// The selection changed (bound).
         case binding(BindingAction<State>)
-        /// Observes the saved list; the effect lasts until cancelled or a read fails.
-        case observe
-        /// The database's list now.
-        case photosChanged([SavedPhoto])
+        /// The saved list's live query: `.start` and `.stop` it; the
+        /// database's lists (`.loaded`) and a failed read (`.failed`) arrive here.
+        case photos(FetchAction<[SavedPhoto]>)
         /// Saves `photo`, or removes it when it is saved; nothing while its save runs.
         case toggleSave(SpacePhoto)
         /// Fetches `photo`'s image and stores both; nothing while its save runs.
@@ -122,7 +120,7 @@ public struct SavedPhotos: Reducer {
         self.imageData = imageData
     }
 
-    /// The bindings, then the list, the saves and the selection.
+    /// The bindings, then the saves and the selection, under the live query.
     public var body: some Reducer<State, Action> {
         BindingReducer(action: \.binding)
         Reduce { state, action in
@@ -130,18 +128,11 @@ public struct SavedPhotos: Reducer {
             case .binding:
                 return .none
 
-            case .observe:
-                return .run(name: "observe the saved photos") { [repository] send in
-                    for try await photos in repository.observeAll() {
-                        await send(.photosChanged(photos))
-                    }
-                } catch: { error, send in
-                    await send(.failed(Self.message(for: error)))
-                }
+            case let .photos(.failed(failure)):
+                state.errorMessage = ErrorMessage.line("The saved photos could not be read", failure.error)
+                return .none
 
-            case let .photosChanged(photos):
-                state.photos = photos
-                state.isLoaded = true
+            case .photos:
                 return .none
 
             case let .toggleSave(photo):
@@ -167,12 +158,13 @@ public struct SavedPhotos: Reducer {
             case .removeSelectedTapped:
                 guard let photo = state.selectedPhoto else { return .none }
                 state.selection.id = photo.id
-                state.selection.removing(photo.id, from: state.photos)
+                state.selection.removing(photo.id, from: state.photos.value)
                 return unsave(photo.photo, &state)
 
             case let .moveSelection(offset):
-                if state.selection.index(in: state.photos) == nil { state.selection.id = state.selectedPhoto?.id }
-                state.selection.move(by: offset, in: state.photos)
+                let photos = state.photos.value
+                if state.selection.index(in: photos) == nil { state.selection.id = state.selectedPhoto?.id }
+                state.selection.move(by: offset, in: photos)
                 return .none
 
             case let .failed(message):
@@ -180,6 +172,7 @@ public struct SavedPhotos: Reducer {
                 return .none
             }
         }
+        .fetching(\.photos, action: \.photos) { [repository] in repository.live() }
     }
 
     private func save(_ photo: SpacePhoto, _ state: inout State) -> Effect<Action> {

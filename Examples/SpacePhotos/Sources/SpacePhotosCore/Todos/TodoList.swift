@@ -1,27 +1,41 @@
 import BaselineStore
 import Foundation
 
-/// The to-do list as a feature: the list, the selection, the new
-/// item's text, the item edited in place (a presented ``TodoEditor``), and
-/// the deletion waiting for confirmation (a presented ``TodoDeletion``).
+/// The to-do list as a feature: the list, a search that narrows it, the
+/// selection, the new item's text, the item edited in place (a presented
+/// ``TodoEditor``), and the deletion waiting for confirmation (a presented
+/// ``TodoDeletion``).
 ///
 /// ```swift
-/// List(store.todos, selection: Binding(store.binding(\.selectedID))) { Text($0.text) }
+/// List(store.todos.value, selection: Binding(store.binding(\.selectedID))) { Text($0.text) }
+///     .searchable(text: Binding(store.binding(\.search)))
+///     .overlay { if store.todos.isLoading && store.todos.value.isEmpty { ProgressView() } }
+///     .task { store.send(.todos(.start)) }
 /// TextField("New to-do", text: Binding(store.binding(\.draft)))
 ///     .onSubmit { store.send(.submitDraft) }
-/// .task { await store.send(.observe).finish() }
 /// ```
 ///
-/// - The list comes from the database's observation (``Action/observe``),
-///   not from the actions: add an item here, or from any other actor or
-///   screen, and ``State/todos`` follows once the write commits. Each
-///   `.observe` lasts while the task that sent it waits on it (cancelling
-///   that task ends it), or until the store goes; two senders each get one,
-///   so one ending leaves the other running. A failed read ends it, with
-///   ``State/errorMessage`` set.
+/// - The list is a live query (``State/todos``, a `Fetched` value): after
+///   `.todos(.start)` it follows the database, not the actions. Add an item
+///   here, or from any other actor or screen, and the list follows once the
+///   write commits. The observation belongs to the store: it runs until
+///   `.todos(.stop)`, a failed read (which sets ``State/errorMessage`` and
+///   keeps the last list), or the store's end; the task that sent `.start`
+///   need not wait on it.
+/// - The search (``State/search``, bound) narrows the list to the items
+///   whose text contains it, ignoring the case of ASCII letters (SQLite's
+///   `lower`); the text is matched as typed, `%` and `_` included. An empty
+///   search lists every item. Each change starts the query over: the list
+///   shows the last result, with `todos.isLoading` set, until the new one
+///   arrives.
+/// - The selection is kept when the list lacks it: an item just added is
+///   selected before the list that holds it arrives, and a selected item
+///   the search hides is selected again when it shows.
 /// - Typed text is never lost: the draft and the editor's text are cleared
 ///   only when the save of that very text succeeded; a refused or failed
-///   save leaves them as they were, with ``State/errorMessage`` set.
+///   save leaves them as they were, with ``State/errorMessage`` set. The
+///   editor closes by itself only when its item was deleted elsewhere,
+///   which only the unsearched list tells.
 /// - The writes are the list's: an edit's save runs on after its editor is
 ///   dismissed, and a newer save of the same item cancels an older one still
 ///   running, so the last text typed is the one stored.
@@ -30,13 +44,14 @@ import Foundation
 public struct TodoList: Reducer {
     /// What the to-do screen shows.
     public struct State: Equatable, Sendable {
-        /// Every item, oldest first.
-        public var todos: [Todo]
-        /// Whether the first result has arrived.
-        public var isLoaded: Bool
+        /// The items that match ``search``, oldest first, as the database
+        /// last listed them; whether it is being read, or failed.
+        public var todos: Fetched<[Todo]>
+        /// The text the listed items contain (bound); empty lists them all.
+        public var search: String
         /// The selected item (bound); ``selectedTodo`` is nil while it is not listed.
         public var selection: ListSelection<Int64>
-        /// What to tell the user about the last refused action; `nil` otherwise.
+        /// What to tell the user about the last refused action or failed read; `nil` otherwise.
         public var errorMessage: String?
         /// The text of the item about to be added, bound.
         public var draft: String
@@ -45,10 +60,10 @@ public struct TodoList: Reducer {
         /// The deletion waiting for the user's confirmation, while one is.
         public var deletion: TodoDeletion.State?
 
-        /// An empty list, not loaded yet.
+        /// An empty list, not read yet.
         public init(
-            todos: [Todo] = [],
-            isLoaded: Bool = false,
+            todos: Fetched<[Todo]> = Fetched([]),
+            search: String = "",
             selectedID: Int64? = nil,
             errorMessage: String? = nil,
             draft: String = "",
@@ -56,7 +71,7 @@ public struct TodoList: Reducer {
             deletion: TodoDeletion.State? = nil
         ) {
             self.todos = todos
-            self.isLoaded = isLoaded
+            self.search = search
             self.selection = ListSelection(selectedID)
             self.errorMessage = errorMessage
             self.draft = draft
@@ -66,12 +81,12 @@ public struct TodoList: Reducer {
 
         /// The selected item, if it is listed.
         public var selectedTodo: Todo? {
-            selectedIndex.map { todos[$0] }
+            selectedIndex.map { todos.value[$0] }
         }
 
-        /// The selected item's position in ``todos``.
+        /// The selected item's position in the listed items (``todos``' value).
         public var selectedIndex: Int? {
-            selection.index(in: todos)
+            selection.index(in: todos.value)
         }
 
         /// The selected item's id (bound).
@@ -84,13 +99,12 @@ public struct TodoList: Reducer {
     /// What the to-do screen can do.
     @CasePathable
     public enum Action: BindableAction, Equatable, Sendable {
-        /// A bound field changed: the draft or the selection (other fields
-        /// change through their own actions).
+        /// A bound field changed: the draft, the search or the selection
+        /// (other fields change through their own actions).
         case binding(BindingAction<State>)
-        /// Observes the list; the effect lasts until cancelled or a read fails.
-        case observe
-        /// The database's list now.
-        case todosChanged([Todo])
+        /// The list's live query: `.start` and `.stop` it; the database's
+        /// lists (`.loaded`) and a failed read (`.failed`) arrive here.
+        case todos(FetchAction<[Todo]>)
         /// Moves the selection by rows (negative is up), stopping at the
         /// ends; see ``ListSelection/move(by:in:)-(_,[Item])``.
         case moveSelection(by: Int)
@@ -122,109 +136,117 @@ public struct TodoList: Reducer {
     /// The save of one item: a newer one cancels an older one still running.
     struct EditSave: Hashable, Sendable { let id: Int64 }
 
-    /// The bindings, the list's own logic, and the presented editor and confirmation.
+    /// The bindings, the list's own logic, and the presented editor and
+    /// confirmation, under the live query, which sees the search each of
+    /// them sets (a binding among them).
     public var body: some Reducer<State, Action> {
-        BindingReducer(action: \.binding)
-        Reduce { state, action in
-            switch action {
-            case .binding:
-                return .none
+        CombineReducers {
+            BindingReducer(action: \.binding)
+            Reduce { state, action in
+                switch action {
+                case .binding:
+                    return .none
 
-            case .observe:
-                return .run(name: "observe the to-dos") { [repository] send in
-                    for try await todos in repository.observeAll() {
-                        await send(.todosChanged(todos))
+                case let .todos(.loaded(todos)):
+                    // The selection is kept even when this list lacks it: an item
+                    // just added is selected before the list that holds it arrives
+                    // (ids are never reused, so a deleted item's id selects nothing).
+                    if state.search.isEmpty, let editing = state.editor?.id,
+                        !todos.contains(where: { $0.id == editing })
+                    {
+                        // Deleted elsewhere while edited: nothing left to save into.
+                        // (A search may merely hide it: then the editor stays.)
+                        state.editor = nil
                     }
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error, reading: true) { await send(.failed(message)) }
+                    return .none
+
+                case let .todos(.failed(failure)):
+                    if let message = TodoList.message(for: failure.error, reading: true) {
+                        state.errorMessage = message
+                    }
+                    return .none
+
+                case .todos:
+                    return .none
+
+                case let .moveSelection(offset):
+                    let todos = state.todos.value
+                    state.selection.move(by: offset, in: todos)
+                    return .none
+
+                case .submitDraft:
+                    state.errorMessage = nil
+                    return .run(name: "add a to-do") { [text = state.draft, repository] send in
+                        let todo = try await repository.add(text)
+                        await send(.draftAdded(todo, text: text))
+                    } catch: { error, send in
+                        if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                    }
+
+                case let .draftAdded(todo, text):
+                    // Cleared only if unchanged meanwhile: typing goes on during the write.
+                    if state.draft == text { state.draft = "" }
+                    state.selectedID = todo.id
+                    return .none
+
+                case let .failed(message):
+                    state.errorMessage = message
+                    return .none
+
+                case let .editTapped(id):
+                    guard let todo = state.todos.value.first(where: { $0.id == id }) else { return .none }
+                    state.selectedID = id
+                    state.editor = TodoEditor.State(id: id, text: todo.text)
+                    state.errorMessage = nil
+                    return .none
+
+                case let .deleteTapped(id):
+                    guard let todo = state.todos.value.first(where: { $0.id == id }) else { return .none }
+                    state.deletion = TodoDeletion.State(todo: todo)
+                    return .none
+
+                case .editor(.presented(.saveTapped)):
+                    guard let editor = state.editor else { return .none }
+                    state.errorMessage = nil
+                    // Run here, not in the editor: dismissing it must not undo the save.
+                    return .run(name: "save to-do #\(editor.id)") { [repository] send in
+                        _ = try await repository.edit(id: editor.id, text: editor.text)
+                        await send(.editSaved(id: editor.id, text: editor.text))
+                    } catch: { error, send in
+                        if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                    }
+                    .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
+
+                case let .editSaved(id, text):
+                    // Text typed while the save ran stays, to be saved again.
+                    if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
+                    return .none
+
+                case .editor:
+                    return .none
+
+                case .deletion(.presented(.confirmTapped)):
+                    guard let id = state.deletion?.id else { return .none }
+                    state.deletion = nil
+                    state.errorMessage = nil
+                    // The row below takes the selection, as lists do.
+                    state.selection.removing(id, from: state.todos.value)
+                    return .run(name: "delete to-do #\(id)") { [repository] _ in
+                        try await repository.delete(id: id)
+                    } catch: { error, send in
+                        if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                    }
+
+                case .deletion(.dismiss):
+                    return .none
                 }
-
-            case let .todosChanged(todos):
-                state.todos = todos
-                state.isLoaded = true
-                // The selection is kept even when this list lacks it: an item
-                // just added is selected before the list that holds it arrives
-                // (ids are never reused, so a deleted item's id selects nothing).
-                if let editing = state.editor?.id, !todos.contains(where: { $0.id == editing }) {
-                    // Deleted elsewhere while edited: nothing left to save into.
-                    state.editor = nil
-                }
-                return .none
-
-            case let .moveSelection(offset):
-                let todos = state.todos
-                state.selection.move(by: offset, in: todos)
-                return .none
-
-            case .submitDraft:
-                state.errorMessage = nil
-                return .run(name: "add a to-do") { [text = state.draft, repository] send in
-                    let todo = try await repository.add(text)
-                    await send(.draftAdded(todo, text: text))
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                }
-
-            case let .draftAdded(todo, text):
-                // Cleared only if unchanged meanwhile: typing goes on during the write.
-                if state.draft == text { state.draft = "" }
-                state.selectedID = todo.id
-                return .none
-
-            case let .failed(message):
-                state.errorMessage = message
-                return .none
-
-            case let .editTapped(id):
-                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
-                state.selectedID = id
-                state.editor = TodoEditor.State(id: id, text: todo.text)
-                state.errorMessage = nil
-                return .none
-
-            case let .deleteTapped(id):
-                guard let todo = state.todos.first(where: { $0.id == id }) else { return .none }
-                state.deletion = TodoDeletion.State(todo: todo)
-                return .none
-
-            case .editor(.presented(.saveTapped)):
-                guard let editor = state.editor else { return .none }
-                state.errorMessage = nil
-                // Run here, not in the editor: dismissing it must not undo the save.
-                return .run(name: "save to-do #\(editor.id)") { [repository] send in
-                    _ = try await repository.edit(id: editor.id, text: editor.text)
-                    await send(.editSaved(id: editor.id, text: editor.text))
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                }
-                .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
-
-            case let .editSaved(id, text):
-                // Text typed while the save ran stays, to be saved again.
-                if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
-                return .none
-
-            case .editor:
-                return .none
-
-            case .deletion(.presented(.confirmTapped)):
-                guard let id = state.deletion?.id else { return .none }
-                state.deletion = nil
-                state.errorMessage = nil
-                // The row below takes the selection, as lists do.
-                state.selection.removing(id, from: state.todos)
-                return .run(name: "delete to-do #\(id)") { [repository] _ in
-                    try await repository.delete(id: id)
-                } catch: { error, send in
-                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                }
-
-            case .deletion(.dismiss):
-                return .none
             }
+            .presenting(\.editor, action: \.editor) { TodoEditor() }
+            .presenting(\.deletion, action: \.deletion) { TodoDeletion() }
         }
-        .presenting(\.editor, action: \.editor) { TodoEditor() }
-        .presenting(\.deletion, action: \.deletion) { TodoDeletion() }
+        .fetching(\.todos, action: \.todos, query: \.search) { [repository] search in
+            repository.live(matching: search)
+        }
     }
 
     /// The message a refused change (or, `reading`, a failed read) shows;

@@ -77,9 +77,13 @@ public nonisolated struct TodoRepository: Sendable {
         try await database.read { db in try Todo.inListOrder().fetchAll(db) }
     }
 
-    /// Every item, oldest first, now and after each change by anyone.
-    public func observeAll() -> AsyncThrowingStream<[Todo], any Error> {
-        database.observe { db in try Todo.inListOrder().fetchAll(db) }
+    /// The items whose text contains `search` (ignoring the case of ASCII
+    /// letters; every item when it is empty), oldest first, now and after
+    /// each change by anyone; a live query for ``TodoList``'s `fetching`.
+    ///
+    /// Ends by throwing `SQLiteDatabaseError.closed` when the database closes.
+    public func live(matching search: String = "") -> AsyncThrowingStream<[Todo], any Error> {
+        database.live(.all(Todo.matching(search)))
     }
 
     static func validated(_ text: String) throws(TodoError) -> String {

@@ -14,6 +14,8 @@ public final class InterfaceState {
     public enum TodoFocus: Sendable {
         case list
         case draft
+        /// The search field: typing narrows the list.
+        case search
     }
 
     /// The text fields, for their cursors.
@@ -22,10 +24,11 @@ public final class InterfaceState {
         case loginPassword
         case todoDraft
         case todoEdit
+        case todoSearch
     }
 
-    /// Whether keys on the To-dos tab move in the list or type into the new
-    /// item's field; the list has them at first.
+    /// Whether keys on the To-dos tab move in the list, type into the new
+    /// item's field or into the search; the list has them at first.
     public var todoFocus: TodoFocus = .list
     /// A one-line message until the next key (a paste cut to a field's limit).
     public var notice: String?

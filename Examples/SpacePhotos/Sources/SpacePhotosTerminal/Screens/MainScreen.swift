@@ -47,10 +47,13 @@ struct MainScreen: Screen {
         drawTabBar(into: &frame, width: rect.width)
         let content = Rect(x: rect.x, y: rect.y + 2, width: rect.width, height: rect.height - 2)
         // Work a view would start in `.task` when the main screen appears:
-        // the catalog, the lists' observations, and this session's profile.
+        // the catalog, the lists' live queries, and this session's profile.
+        // A live query is the store's, not the task's: it follows the
+        // database until the store goes, so its task only starts it (and
+        // starts it over when the main screen comes back after a log out).
         frame.task(id: "catalog") { await store.send(.photos(.catalog(.updateItems))).finish() }
-        frame.task(id: "todos") { await store.send(.todos(.observe)).finish() }
-        frame.task(id: "saved") { await store.send(.saved(.observe)).finish() }
+        frame.task(id: "todos") { store.send(.todos(.todos(.start))) }
+        frame.task(id: "saved") { store.send(.saved(.photos(.start))) }
         if let profile = store.scope(state: \.profile, action: \.profile) {
             frame.task(id: "profile \(profile.id)") { await profile.send(.load).finish() }
         }

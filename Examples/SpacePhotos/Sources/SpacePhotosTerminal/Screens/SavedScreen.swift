@@ -17,13 +17,15 @@ struct SavedScreen: Screen {
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         let listWidth = max(30, min(48, rect.width * 2 / 5))
         let (listRect, detailRect) = rect.splitColumns(at: listWidth)
-        let photos = saved.photos
+        let photos = saved.photos.value
         frame.buffer.drawBox(listRect, title: "Saved")
         let inner = listRect.inset(by: 1)
         guard inner.height > 2 else { return }
-        if !saved.isLoaded {
+        if saved.photos.isLoading, photos.isEmpty {
             let spinner = frame.spinner(at: tick)
             frame.buffer.write("\(spinner) Reading the saved photos…", at: inner.x + 1, inner.y, style: Theme.secondary)
+        } else if photos.isEmpty, saved.photos.loadError != nil {
+            frame.buffer.write("The saved photos could not be read.", at: inner.x + 1, inner.y, style: Theme.error)
         } else if photos.isEmpty {
             frame.buffer.writeWrapped(
                 "No saved photos yet. Save one on the Photos tab with s.",

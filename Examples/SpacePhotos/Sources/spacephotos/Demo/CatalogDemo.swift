@@ -79,23 +79,25 @@ struct CatalogDemo {
         narrator.section("Saving photos (SavePhotoButton and the Saved tab)")
         let repository = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
         let saved = Store(initialState: SavedPhotos.State()) { SavedPhotos(repository: repository, pipeline: pipeline) }
-        let observation = saved.send(.observe)  // the Saved tab's `.task`
+        // The Saved tab's `.task`; the effect following the database is this action's.
+        let following = saved.send(.photos(.start))
         let saving = saved.send(.toggleSave(photo))
         narrator.step("Saving “\(photo.title)”… button disabled: \(saved.state.isSaving(photo))")
         await saving.finish()
         for other in catalog.items.dropFirst().prefix(2) {
             await saved.send(.save(other)).finish()
         }
-        try await waitUntil(saved) { $0.photos.count == min(3, catalog.items.count) }
+        try await waitUntil(saved) { $0.photos.value.count == min(3, catalog.items.count) }
         narrator.result(
-            "Saved: " + saved.photos.map { "\($0.photo.day) (\($0.imageByteCount / 1024) KiB)" }.joined(separator: ", ")
+            "Saved: "
+                + saved.photos.value.map { "\($0.photo.day) (\($0.imageByteCount / 1024) KiB)" }.joined(separator: ", ")
         )
         await saved.send(.toggleSave(photo)).finish()
         try await waitUntil(saved) { !$0.state.isSaved(photo) }
-        narrator.result("After unsaving \(photo.day): " + saved.photos.map(\.photo.day).joined(separator: ", "))
-        // The Saved tab goes, and its observation with it.
-        observation.cancel()
-        await observation.finish()
+        narrator.result("After unsaving \(photo.day): " + saved.photos.value.map(\.photo.day).joined(separator: ", "))
+        // The Saved tab goes, and its live query with it.
+        saved.send(.photos(.stop))
+        await following.finish()  // its end: no effect outlives the store
     }
 
 }

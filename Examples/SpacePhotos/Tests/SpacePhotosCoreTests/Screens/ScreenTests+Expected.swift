@@ -58,6 +58,8 @@ extension ScreenTests {
          SpacePhotos  1 Photos   2 Saved   3 To-dos   4 Counter   5 Profile
         ────────────────────────────────────────────────────────────────────────────────
         ╭ To-dos (0) ──────────────────────────────────────────────────────────────────╮
+        │ Find: press / to search                                                      │
+        │                                                                              │
         │ Nothing to do. Press a to add a to-do.                                       │
         │                                                                              │
         │                                                                              │
@@ -73,9 +75,7 @@ extension ScreenTests {
         │                                                                              │
         │                                                                              │
         │                                                                              │
-        │                                                                              │
-        │                                                                              │
-        │ New: press a to add a to-do                                                  │
+        │ New:  press a to add a to-do                                                 │
         ╰──────────────────────────────────────────────────────────────────────────────╯
 
          ↑↓ PgUp PgDn select · a add · Enter e edit · d delete · Tab 1-5 tabs · q quit
@@ -85,8 +85,8 @@ extension ScreenTests {
          SpacePhotos  1 Photos   2 Saved   3 To-dos   4 Counter   5 Profile
         ────────────────────────────────────────────────────────────────────────────────
         ╭ To-dos (10000) ──────────────────────────────────────────────────────────────╮
-        │ #9985   To-do number 9985                                                    │
-        │ #9986   To-do number 9986                                                    │
+        │ Find: press / to search                                                      │
+        │                                                                              │
         │ #9987   To-do number 9987                                                    │
         │ #9988   To-do number 9988                                                    │
         │ #9989   To-do number 9989                                                    │
@@ -102,10 +102,37 @@ extension ScreenTests {
         │ #9999   To-do number 9999                                                    │
         │ #10000  To-do number 10000                                                   │
         │                                                                              │
-        │ New: press a to add a to-do                                                  │
+        │ New:  press a to add a to-do                                                 │
         ╰──────────────────────────────────────────────────────────────────────────────╯
 
          ↑↓ PgUp PgDn select · a add · Enter e edit · d delete · Tab 1-5 tabs · q quit
+        """
+
+    static let searchingToDos = """
+         SpacePhotos  1 Photos   2 Saved   3 To-dos   4 Counter   5 Profile
+        ────────────────────────────────────────────────────────────────────────────────
+        ╭ To-dos (11 matching) ────────────────────────────────────────────────────────╮
+        │ Find: NUMBER 999                                                             │
+        │                                                                              │
+        │ #999   To-do number 999                                                      │
+        │ #9990  To-do number 9990                                                     │
+        │ #9991  To-do number 9991                                                     │
+        │ #9992  To-do number 9992                                                     │
+        │ #9993  To-do number 9993                                                     │
+        │ #9994  To-do number 9994                                                     │
+        │ #9995  To-do number 9995                                                     │
+        │ #9996  To-do number 9996                                                     │
+        │ #9997  To-do number 9997                                                     │
+        │ #9998  To-do number 9998                                                     │
+        │ #9999  To-do number 9999                                                     │
+        │                                                                              │
+        │                                                                              │
+        │                                                                              │
+        │                                                                              │
+        │ New:  press a to add a to-do                                                 │
+        ╰──────────────────────────────────────────────────────────────────────────────╯
+
+         ↑↓ select · Enter back to the list · Esc clear the search
         """
 
     static let counterRefreshing = """

@@ -54,6 +54,14 @@ struct ScreenTests {
         for character in text { _ = program.handle(.key(KeyPress(.character(character)))) }
     }
 
+    /// Runs the frame's task `id` once, as the render loop would when the
+    /// frame first lists it (frames here run no task themselves).
+    func runTasks(of program: SpacePhotosProgram, named id: String) async {
+        let tasks = program.render(RenderContext(size: TerminalSize(columns: 80, rows: 24))).tasks
+        #expect(tasks.contains { $0.id == id }, "the frame asks for it")
+        for task in tasks where task.id == id { await task.operation() }
+    }
+
     @Test func loginInFlight() async throws {
         let program = try await makeProgram(loggedIn: false)
         type(program, "astro")
@@ -81,14 +89,11 @@ struct ScreenTests {
     @Test func anEmptyToDoList() async throws {
         let program = try await makeProgram()
         press(program, .character("3"))
-        // The main screen asks for the list's observation, as a view's
-        // `.task`; frames here run no task, so the test starts it.
-        #expect(
-            program.render(RenderContext(size: TerminalSize(columns: 80, rows: 24))).tasks.contains { $0.id == "todos" }
-        )
-        let observation = program.store.send(.todos(.observe))
-        defer { observation.cancel() }
-        try await waitUntil(program.store) { $0.todos.isLoaded }
+        // The main screen starts the list's live query, as a view's `.task`;
+        // frames here run no task, so the test runs the frame's.
+        await runTasks(of: program, named: "todos")
+        try await waitUntil(program.store) { !$0.todos.todos.isLoading }
+        #expect(program.store.todos.todos.isFollowing)
         #expect(screen(program) == Self.emptyToDos)
     }
 
@@ -96,16 +101,39 @@ struct ScreenTests {
         let program = try await makeProgram { dependencies in
             try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do number \($0)" })
         }
-        let observation = program.store.send(.todos(.observe))  // the main screen's `.task`
-        defer { observation.cancel() }
-        try await waitUntil(program.store) { $0.todos.todos.count == 10_000 }
+        await runTasks(of: program, named: "todos")  // the main screen's `.task`
+        try await waitUntil(program.store) { $0.todos.todos.value.count == 10_000 }
         press(program, .character("3"))
         _ = screen(program)  // the list's height is known once drawn
         press(program, .end)
         #expect(program.store.todos.selectedTodo?.text == "To-do number 10000")
         #expect(screen(program) == Self.tenThousandToDosAtTheEnd)
         press(program, .pageUp)
-        #expect(program.store.todos.selectedTodo?.text == "To-do number 9985")
+        #expect(program.store.todos.selectedTodo?.text == "To-do number 9987")
+    }
+
+    @Test func searchingTenThousandToDos() async throws {
+        let program = try await makeProgram { dependencies in
+            try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do number \($0)" })
+        }
+        await runTasks(of: program, named: "todos")
+        try await waitUntil(program.store) { $0.todos.todos.value.count == 10_000 }
+        press(program, .character("3"), .character("/"))
+        type(program, "NUMBER 999")  // the case of ASCII letters is ignored
+        #expect(program.store.todos.search == "NUMBER 999")
+        try await waitUntil(program.store) { !$0.todos.todos.isLoading }
+        press(program, .down, .down)  // the arrows select while typing
+        #expect(program.store.todos.selectedTodo?.text == "To-do number 9990")
+        #expect(screen(program) == Self.searchingToDos)
+        press(program, .enter)  // back to the list, still narrowed
+        let narrowed = screen(program, "narrowed")
+        #expect(narrowed.contains("│ Find: NUMBER 999 ") && narrowed.contains(" / change · Esc clear │"))
+        #expect(narrowed.contains("╭ To-dos (11 matching) ─"))
+        press(program, .escape)  // in the list, Esc lists every item again
+        #expect(program.store.todos.search.isEmpty)
+        try await waitUntil(program.store) { !$0.todos.todos.isLoading }
+        #expect(program.store.todos.todos.value.count == 10_000)
+        #expect(program.store.todos.selectedTodo?.text == "To-do number 9990", "the selection stays")
     }
 
     @Test func theCounterRefreshing() async throws {
