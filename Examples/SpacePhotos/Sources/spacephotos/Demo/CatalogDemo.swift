@@ -79,8 +79,7 @@ struct CatalogDemo {
         narrator.section("Saving photos (SavePhotoButton and the Saved tab)")
         let repository = try await SavedPhotoRepository.open(at: dataDirectory.appendingPathComponent("saved.sqlite"))
         let saved = Store(initialState: SavedPhotos.State()) { SavedPhotos(repository: repository, pipeline: pipeline) }
-        // The Saved tab's `.task`; the effect following the database is this action's.
-        let following = saved.send(.photos(.start))
+        saved.send(.photos(.start))  // the Saved tab's `.task`
         let saving = saved.send(.toggleSave(photo))
         narrator.step("Saving “\(photo.title)”… button disabled: \(saved.state.isSaving(photo))")
         await saving.finish()
@@ -97,7 +96,7 @@ struct CatalogDemo {
         narrator.result("After unsaving \(photo.day): " + saved.photos.value.map(\.photo.day).joined(separator: ", "))
         // The Saved tab goes, and its live query with it.
         saved.send(.photos(.stop))
-        await following.finish()  // its end: no effect outlives the store
+        try await repository.database.waitUntilObservationsEnd()
     }
 
 }

@@ -54,8 +54,7 @@ struct TodoDemo {
         try await waitUntil(store) { !$0.todos.isLoading }
         narrator.result("Searching \"TELESCOPE\" (case ignored) lists \(store.todos.value.count): the query ran again.")
         show(store.todos.value)
-        // The query starts over: the effect following the database is now this action's.
-        let following = store.send(.binding(.set(\.search, "")))
+        store.binding(\.search).value = ""
         try await waitUntil(store) { !$0.todos.isLoading }
 
         if let first = store.todos.value.first?.id {
@@ -65,7 +64,7 @@ struct TodoDemo {
         try await waitUntil(store) { $0.todos.value.count == 3 }
         show(store.todos.value)
         store.send(.todos(.stop))
-        await following.finish()  // its end: no effect outlives the store
+        try await database.waitUntilObservationsEnd()
         try await database.close()
     }
 
