@@ -388,4 +388,3 @@ func summary(of value: Any) -> String {
     }
     return "\(label)(…)"
 }
-

@@ -55,14 +55,21 @@ struct LiveQueryTests {
         try await add("apple", "avocado", "banana", "blueberry", "cherry")
         let count = LiveQuery(database, .count(Note.filter(Column("text").like("b%"))))
         let one = LiveQuery(database, .one(Note.filter(Column("text") == "cherry")))
-        let sections = LiveQuery(database, .sectioned(Note.order(Column("text")), by: { $0.text.prefix(1) == "a" ? "a" : "other" }))
+        let sections = LiveQuery(
+            database,
+            .sectioned(Note.order(Column("text")), by: { $0.text.prefix(1) == "a" ? "a" : "other" })
+        )
         try await waitUntil(count) { !$0.isLoading }
         try await waitUntil(one) { !$0.isLoading }
         try await waitUntil(sections) { !$0.isLoading }
         #expect(count.value == 2)
         #expect(one.value?.text == "cherry")
         #expect(sections.value.map(\.key) == ["a", "other"])
-        #expect(sections.value.map { $0.elements.map(\.text) } == [["apple", "avocado"], ["banana", "blueberry", "cherry"]])
+        #expect(
+            sections.value.map { $0.elements.map(\.text) } == [
+                ["apple", "avocado"], ["banana", "blueberry", "cherry"],
+            ]
+        )
 
         try await add("beetroot")
         try await waitUntil(count) { $0.value == 3 }

@@ -220,7 +220,8 @@ enum LiveQueryBenchmarks {
         }
 
         /// The wait in progress: the count awaited, and who to tell.
-        private var waiting: (count: Int, clock: ContinuousClock, continuation: CheckedContinuation<ContinuousClock.Instant, Never>)?
+        private var waiting:
+            (count: Int, clock: ContinuousClock, continuation: CheckedContinuation<ContinuousClock.Instant, Never>)?
 
         private func check() {
             guard let waiting else { return }
@@ -266,14 +267,16 @@ enum LiveQueryBenchmarks {
                 for _ in 0..<(reads / 100) {
                     withObservationTracking {
                         for _ in 0..<100 { sum &+= live.value }
-                    } onChange: {}
+                    } onChange: {
+                    }
                 }
             } else {
                 for _ in 0..<reads { sum &+= live.value }
             }
         }
         precondition(sum >= 0)
-        let nanoseconds = (Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9) / Double(reads)
+        let nanoseconds =
+            (Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9) / Double(reads)
         return String(
             format: "  read LiveQuery.value %@: %.1f ns per read (no database access: a stored property)",
             tracked ? "in an observation scope" : "untracked",
@@ -341,10 +344,13 @@ enum LiveQueryBenchmarks {
     /// The child of ``allocations()``: `commits` commits followed by one variant, then exit.
     @MainActor
     static func allocationProbe(_ arguments: [String]) async throws -> Never {
-        guard arguments.count == 2, let variant = Variant(rawValue: arguments[0]), let commits = Int(arguments[1]) else {
+        guard arguments.count == 2, let variant = Variant(rawValue: arguments[0]), let commits = Int(arguments[1])
+        else {
             throw BenchmarkError.setup("live-alloc-probe <variant> <commits>")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-live-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "baseline-live-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await SQLiteDatabase.open(
             at: directory.appendingPathComponent("probe.sqlite"),
@@ -371,7 +377,8 @@ enum LiveQueryBenchmarks {
         if arguments[0] == "tracked" {
             withObservationTracking {
                 for _ in 0..<reads { sum &+= live.value }
-            } onChange: {}
+            } onChange: {
+            }
         } else {
             for _ in 0..<reads { sum &+= live.value }
         }

@@ -137,113 +137,111 @@ public struct TodoList: Reducer {
     struct EditSave: Hashable, Sendable { let id: Int64 }
 
     /// The bindings, the list's own logic, and the presented editor and
-    /// confirmation, under the live query, which sees the search each of
-    /// them sets (a binding among them).
+    /// confirmation, followed by the live query, whose results are in the
+    /// state by the time the list's logic sees them.
     public var body: some Reducer<State, Action> {
-        CombineReducers {
-            BindingReducer(action: \.binding)
-            Reduce { state, action in
-                switch action {
-                case .binding:
-                    return .none
+        BindingReducer(action: \.binding)
+        Reduce { state, action in
+            switch action {
+            case .binding:
+                return .none
 
-                case let .todos(.loaded(todos)):
-                    // The selection is kept even when this list lacks it: an item
-                    // just added is selected before the list that holds it arrives
-                    // (ids are never reused, so a deleted item's id selects nothing).
-                    if state.search.isEmpty, let editing = state.editor?.id,
-                        !todos.contains(where: { $0.id == editing })
-                    {
-                        // Deleted elsewhere while edited: nothing left to save into.
-                        // (A search may merely hide it: then the editor stays.)
-                        state.editor = nil
-                    }
-                    return .none
-
-                case let .todos(.failed(failure)):
-                    if let message = TodoList.message(for: failure.error, reading: true) {
-                        state.errorMessage = message
-                    }
-                    return .none
-
-                case .todos:
-                    return .none
-
-                case let .moveSelection(offset):
-                    let todos = state.todos.value
-                    state.selection.move(by: offset, in: todos)
-                    return .none
-
-                case .submitDraft:
-                    state.errorMessage = nil
-                    return .run(name: "add a to-do") { [text = state.draft, repository] send in
-                        let todo = try await repository.add(text)
-                        await send(.draftAdded(todo, text: text))
-                    } catch: { error, send in
-                        if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                    }
-
-                case let .draftAdded(todo, text):
-                    // Cleared only if unchanged meanwhile: typing goes on during the write.
-                    if state.draft == text { state.draft = "" }
-                    state.selectedID = todo.id
-                    return .none
-
-                case let .failed(message):
-                    state.errorMessage = message
-                    return .none
-
-                case let .editTapped(id):
-                    guard let todo = state.todos.value.first(where: { $0.id == id }) else { return .none }
-                    state.selectedID = id
-                    state.editor = TodoEditor.State(id: id, text: todo.text)
-                    state.errorMessage = nil
-                    return .none
-
-                case let .deleteTapped(id):
-                    guard let todo = state.todos.value.first(where: { $0.id == id }) else { return .none }
-                    state.deletion = TodoDeletion.State(todo: todo)
-                    return .none
-
-                case .editor(.presented(.saveTapped)):
-                    guard let editor = state.editor else { return .none }
-                    state.errorMessage = nil
-                    // Run here, not in the editor: dismissing it must not undo the save.
-                    return .run(name: "save to-do #\(editor.id)") { [repository] send in
-                        _ = try await repository.edit(id: editor.id, text: editor.text)
-                        await send(.editSaved(id: editor.id, text: editor.text))
-                    } catch: { error, send in
-                        if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                    }
-                    .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
-
-                case let .editSaved(id, text):
-                    // Text typed while the save ran stays, to be saved again.
-                    if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
-                    return .none
-
-                case .editor:
-                    return .none
-
-                case .deletion(.presented(.confirmTapped)):
-                    guard let id = state.deletion?.id else { return .none }
-                    state.deletion = nil
-                    state.errorMessage = nil
-                    // The row below takes the selection, as lists do.
-                    state.selection.removing(id, from: state.todos.value)
-                    return .run(name: "delete to-do #\(id)") { [repository] _ in
-                        try await repository.delete(id: id)
-                    } catch: { error, send in
-                        if let message = TodoList.message(for: error) { await send(.failed(message)) }
-                    }
-
-                case .deletion(.dismiss):
-                    return .none
+            case let .todos(.loaded(todos)):
+                // The selection is kept even when this list lacks it: an item
+                // just added is selected before the list that holds it arrives
+                // (ids are never reused, so a deleted item's id selects nothing).
+                if state.search.isEmpty, let editing = state.editor?.id,
+                    !todos.contains(where: { $0.id == editing })
+                {
+                    // Deleted elsewhere while edited: nothing left to save into.
+                    // (A search may merely hide it: then the editor stays.)
+                    state.editor = nil
                 }
+                return .none
+
+            case let .todos(.failed(failure)):
+                if let message = TodoList.message(for: failure.error, reading: true) {
+                    state.errorMessage = message
+                }
+                return .none
+
+            case .todos:
+                return .none
+
+            case let .moveSelection(offset):
+                let todos = state.todos.value
+                state.selection.move(by: offset, in: todos)
+                return .none
+
+            case .submitDraft:
+                state.errorMessage = nil
+                return .run(name: "add a to-do") { [text = state.draft, repository] send in
+                    let todo = try await repository.add(text)
+                    await send(.draftAdded(todo, text: text))
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+
+            case let .draftAdded(todo, text):
+                // Cleared only if unchanged meanwhile: typing goes on during the write.
+                if state.draft == text { state.draft = "" }
+                state.selectedID = todo.id
+                return .none
+
+            case let .failed(message):
+                state.errorMessage = message
+                return .none
+
+            case let .editTapped(id):
+                guard let todo = state.todos.value.first(where: { $0.id == id }) else { return .none }
+                state.selectedID = id
+                state.editor = TodoEditor.State(id: id, text: todo.text)
+                state.errorMessage = nil
+                return .none
+
+            case let .deleteTapped(id):
+                guard let todo = state.todos.value.first(where: { $0.id == id }) else { return .none }
+                state.deletion = TodoDeletion.State(todo: todo)
+                return .none
+
+            case .editor(.presented(.saveTapped)):
+                guard let editor = state.editor else { return .none }
+                state.errorMessage = nil
+                // Run here, not in the editor: dismissing it must not undo the save.
+                return .run(name: "save to-do #\(editor.id)") { [repository] send in
+                    _ = try await repository.edit(id: editor.id, text: editor.text)
+                    await send(.editSaved(id: editor.id, text: editor.text))
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+                .cancellable(id: EditSave(id: editor.id), cancelInFlight: true)
+
+            case let .editSaved(id, text):
+                // Text typed while the save ran stays, to be saved again.
+                if state.editor?.id == id, state.editor?.text == text { state.editor = nil }
+                return .none
+
+            case .editor:
+                return .none
+
+            case .deletion(.presented(.confirmTapped)):
+                guard let id = state.deletion?.id else { return .none }
+                state.deletion = nil
+                state.errorMessage = nil
+                // The row below takes the selection, as lists do.
+                state.selection.removing(id, from: state.todos.value)
+                return .run(name: "delete to-do #\(id)") { [repository] _ in
+                    try await repository.delete(id: id)
+                } catch: { error, send in
+                    if let message = TodoList.message(for: error) { await send(.failed(message)) }
+                }
+
+            case .deletion(.dismiss):
+                return .none
             }
-            .presenting(\.editor, action: \.editor) { TodoEditor() }
-            .presenting(\.deletion, action: \.deletion) { TodoDeletion() }
         }
+        .presenting(\.editor, action: \.editor) { TodoEditor() }
+        .presenting(\.deletion, action: \.deletion) { TodoDeletion() }
         .fetching(\.todos, action: \.todos, query: \.search) { [repository] search in
             repository.live(matching: search)
         }
