@@ -92,6 +92,7 @@ public struct FetchFailure: Error, Equatable, CustomStringConvertible {
         self.error = error
     }
 
+    /// Whether two failures are of the same error (see the type's discussion).
     public static func == (lhs: FetchFailure, rhs: FetchFailure) -> Bool {
         if let left = equatable(lhs.error) {
             return left.isEqual(to: rhs.error)

@@ -42,6 +42,15 @@ nonisolated extension Todo: FetchableRecord, MutablePersistableRecord {
         public static let date = Column(CodingKeys.date)
     }
 
+    /// Reads a row by hand rather than through `Decodable`: a search that
+    /// lists 10,000 items decodes them all, and `Decodable` costs several
+    /// times as much per row.
+    public init(row: Row) throws {
+        id = row[Columns.id]
+        text = row[Columns.text]
+        date = row[Columns.date]
+    }
+
     /// Takes the id the database assigned to the new row.
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
