@@ -23,7 +23,8 @@ let snippets = [
     "CombineBridges", "ConcurrencyCoalescing", "ConcurrencyObservers", "ConcurrencySharedState", "ConcurrencyTour",
     "FirstRequest", "HTTPPolicies", "HTTPStreaming", "HTTPTransfers", "MiddlewareOrder",
     "ImagesAtAGlance", "ImagesCaching", "ImagesDecoding", "ImagesLoading", "ImagesPerformance",
-    "PersistenceAtAGlance", "PersistenceFiles", "PersistenceObserving", "PersistenceOpening", "PersistencePerformance",
+    "PersistenceAtAGlance", "PersistenceFiles", "PersistenceLiveQueries", "PersistenceObserving", "PersistenceOpening",
+    "PersistencePerformance",
     "StoreAtAGlance", "StoreComposition", "StoreEffects", "StoreGettingStarted", "StoreObserving", "StorePerformance",
 ]
 

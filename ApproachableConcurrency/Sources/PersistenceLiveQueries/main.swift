@@ -1,0 +1,1 @@
+../../../Snippets/Persistence/PersistenceLiveQueries.swift
