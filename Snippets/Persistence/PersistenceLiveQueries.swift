@@ -16,8 +16,10 @@ struct Todo: Codable, Equatable, Identifiable, Sendable, FetchableRecord, Mutabl
     var isDone = false
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// The to-dos whose text contains `search` as typed (`%` and `_` included), ASCII case ignored.
     static func matching(_ search: String) -> QueryInterfaceRequest<Todo> {
-        search.isEmpty ? Todo.order(Column("id")) : Todo.filter(Column("text").like("%\(search)%")).order(Column("id"))
+        let all = Todo.order(Column("id"))
+        return search.isEmpty ? all : all.filter(literal: "instr(lower(text), lower(\(search))) > 0")
     }
 }
 
@@ -123,7 +125,8 @@ print(
     longest.placeholder
 )
 let searching = SearchModel(database: database)
-searching.search = "milk"
+searching.search = "MILK"
+try await waitUntil(searching.results) { $0.value.map(\.text) == ["Buy milk"] && !$0.isLoading }
 try await waitUntil(store) { $0.todos.value.count == 1 }
 store.send(.todos(.stop))
 try await database.close()

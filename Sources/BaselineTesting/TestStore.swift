@@ -54,7 +54,16 @@ public final class TestStore<State: Equatable, Action: Equatable> {
     private var received: [Action] = [] {
         // Summaries, not full descriptions: an action carrying 10,000 rows
         // would cost seconds to dump each time one arrives.
-        didSet { endOfTest.withLock { $0.unasserted = received.map(summary(of:)) } }
+        // Actions join at the end and leave from the front: only the change is summarised.
+        didSet {
+            let (old, new) = (oldValue.count, received.count)
+            let joined = new > old ? received.suffix(new - old).map(summary(of:)) : []
+            endOfTest.withLock { end in
+                if new < old { end.unasserted.removeFirst(min(old - new, end.unasserted.count)) }
+                end.unasserted += joined
+                if end.unasserted.count != new { end.unasserted = received.map(summary(of:)) }  // any other change
+            }
+        }
     }
     /// What `deinit` (which cannot touch main-actor state) needs to judge the test's end.
     private let endOfTest = LockedValue<(exhaustive: Bool, unasserted: [String])>((true, []))

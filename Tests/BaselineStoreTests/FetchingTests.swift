@@ -93,6 +93,72 @@ struct SearchSetEarlier: Reducer {
     }
 }
 
+/// A source whose values wait at a gate that ignores cancellation: a result
+/// read just before its query changed, still on its way after.
+final class GatedSource: AsyncSequence, Sendable {
+    typealias Element = [String]
+
+    private struct Mailbox {
+        var values: [[String]?] = []
+        var waiting: CheckedContinuation<[String]?, Never>?
+    }
+
+    private let mailbox = LockedValue(Mailbox())
+
+    /// Lets `value` through (`nil` ends the sequence).
+    func open(with value: [String]?) {
+        let waiting = mailbox.withLock { box -> CheckedContinuation<[String]?, Never>? in
+            guard let waiting = box.waiting else {
+                box.values.append(value)
+                return nil
+            }
+            box.waiting = nil
+            return waiting
+        }
+        waiting?.resume(returning: value)
+    }
+
+    /// Waits for the next value; no cancellation handler, on purpose.
+    func take() async -> [String]? {
+        await withCheckedContinuation { continuation in
+            let ready = mailbox.withLock { box -> [String]?? in
+                if !box.values.isEmpty { return .some(box.values.removeFirst()) }
+                box.waiting = continuation
+                return .none
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let source: GatedSource
+        mutating func next() async throws -> [String]? { await source.take() }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: self) }
+}
+
+/// Two searches of one type side by side in one store.
+struct TwoSearches: Reducer {
+    struct State: Equatable {
+        var left = Search.State()
+        var right = Search.State()
+    }
+
+    @CasePathable
+    enum Action: Equatable {
+        case left(Search.Action)
+        case right(Search.Action)
+    }
+
+    let feeds: Feeds
+
+    var body: some Reducer<State, Action> {
+        Scope(state: \.left, action: \.left) { Search(feeds: feeds) }
+        Scope(state: \.right, action: \.right) { Search(feeds: feeds) }
+    }
+}
+
 struct SourceFailed: Error, Equatable {
     var reason = "gone"
 }
@@ -188,6 +254,92 @@ struct FetchingTests {
         }
         await store.send(.results(.stop)) { $0.results.isFollowing = false }
         await store.finish()
+    }
+
+    @Test func aResultOnItsWayWhenTheQueryChangedNeverArrives() async throws {
+        let first = GatedSource()
+        let second = GatedSource()
+        let sources = LockedValue([first, second])
+        let store = TestStore(initialState: Search.State()) {
+            Reduce<Search.State, Search.Action> { state, action in
+                if case let .textChanged(text) = action { state.text = text }
+                return .none
+            }
+            .fetching(\.results, action: \.results, query: \.text) { _ in
+                sources.withLock { $0.removeFirst() }
+            }
+        }
+        await store.send(.results(.start)) {
+            $0.results.isFollowing = true
+            $0.results.isLoading = true
+        }
+        await store.send(.textChanged("Ap")) { $0.text = "Ap" }
+        // The first source's iterator is past the cancellation: its value
+        // comes out, and the cancelled effect must drop it.
+        first.open(with: ["stale"])
+        first.open(with: nil)
+        second.open(with: ["Apollo"])
+        await store.receive(.results(.loaded(["Apollo"]))) {
+            $0.results.value = ["Apollo"]
+            $0.results.isLoading = false
+        }
+        second.open(with: nil)
+        await store.receive(.results(.finished)) { $0.results.isFollowing = false }
+        // Exhaustive: a stale `.loaded(["stale"])` received meanwhile fails here.
+        await store.finish()
+    }
+
+    @Test func startingAgainWhileFollowingTheSameQueryDoesNothing() async throws {
+        let store = makeStore()
+        await store.send(.results(.start)) {
+            $0.results.isFollowing = true
+            $0.results.isLoading = true
+        }
+        let feed = try await nextFeed()
+        feed.continuation.yield(["Apollo"])
+        await store.receive(.results(.loaded(["Apollo"]))) {
+            $0.results.value = ["Apollo"]
+            $0.results.isLoading = false
+            $0.countSeen = 1
+        }
+        await store.send(.results(.start))  // no state change, no new source
+        #expect(store.runningEffectCount == 1)
+        #expect(feeds.endedQueries.isEmpty)
+        await store.send(.results(.stop)) { $0.results.isFollowing = false }
+        await store.finish()
+    }
+
+    @Test func twoFeaturesOfOneTypeEachStopOnlyTheirOwnSource() async throws {
+        let store = TestStore(initialState: TwoSearches.State()) { [feeds] in TwoSearches(feeds: feeds) }
+        await store.send(.left(.textChanged("left"))) { $0.left.text = "left" }
+        await store.send(.right(.textChanged("right"))) { $0.right.text = "right" }
+        await store.send(.left(.results(.start))) {
+            $0.left.results.isFollowing = true
+            $0.left.results.isLoading = true
+        }
+        #expect(try await nextFeed().query == "left")
+        await store.send(.right(.results(.start))) {
+            $0.right.results.isFollowing = true
+            $0.right.results.isLoading = true
+        }
+        let right = try await nextFeed()
+        #expect(right.query == "right")
+        #expect(feeds.endedQueries.isEmpty)  // starting the right one left the left one running
+
+        await store.send(.left(.results(.stop))) {
+            $0.left.results.isFollowing = false
+            $0.left.results.isLoading = false
+        }
+        #expect(await feeds.nextEnding() == "left")
+        right.continuation.yield(["still here"])
+        await store.receive(.right(.results(.loaded(["still here"])))) {
+            $0.right.results.value = ["still here"]
+            $0.right.results.isLoading = false
+            $0.right.countSeen = 1
+        }
+        await store.send(.right(.results(.stop))) { $0.right.results.isFollowing = false }
+        await store.finish()
+        #expect(feeds.endedQueries == ["left", "right"])
     }
 
     @Test func anUnchangedQueryKeepsTheSource() async throws {

@@ -38,9 +38,11 @@ public struct Fetched<Value> {
     public var isLoading: Bool
     /// Why following stopped, when it failed; cleared by the next value.
     public var loadError: FetchFailure?
-    /// The query the running source was started for: bookkeeping for
+    /// The running source: which one (its cancellation id, distinct for each
+    /// start, so that features of one type in a stack or a list stop only
+    /// their own) and the query it was started for. Bookkeeping for
     /// ``Reducer/fetching(_:action:query:values:)``, left out of `==`.
-    var followedQuery: (any Sendable)?
+    var source: (id: UInt64, query: any Sendable)?
 
     /// A value not followed yet, showing `initial` until the first result.
     public init(_ initial: Value, isFollowing: Bool = false, isLoading: Bool = false, loadError: FetchFailure? = nil) {
@@ -63,7 +65,7 @@ extension Fetched: Sendable where Value: Sendable {}
 /// What happens to a ``Fetched`` value: the actions of the case that
 /// ``Reducer/fetching(_:action:query:values:)`` follows.
 public enum FetchAction<Value> {
-    /// Starts following the source (or restarts it, when it is followed).
+    /// Starts following the source; nothing more while its query is followed.
     case start
     /// Stops following; the value stays.
     case stop

@@ -1,3 +1,5 @@
+import BaselineConcurrency
+
 extension Reducer where Action: CasePathable {
     /// Keeps the ``Fetched`` value at `state` following `values`: a sequence
     /// of the source's values now and after every change, such as a live
@@ -35,29 +37,38 @@ extension Reducer where Action: CasePathable {
     /// - **Start.** ``FetchAction/start`` sets ``Fetched/isFollowing`` and
     ///   ``Fetched/isLoading`` and starts an effect that iterates `values`;
     ///   each element arrives as ``FetchAction/loaded(_:)``. Starting again
-    ///   restarts it.
-    /// - **Query changes.** After every action, while following, the query
-    ///   is read again; when it differs from the one the running source was
-    ///   started for (whichever reducer of the body changed it: a
-    ///   `BindingReducer` before this one, say), the running effect is cancelled,
-    ///   ``Fetched/isLoading`` set, and an effect for the new query started.
-    ///   A cancelled effect delivers nothing more, so no result of an older
-    ///   query arrives after one of the newer. The value shown meanwhile is
-    ///   the last one, as a search field's list keeps its rows while typing.
+    ///   while the same query is followed does nothing (a view's `.task` that
+    ///   runs again costs no read); after a stop or a failure it starts over.
+    /// - **Query changes.** After every action this reducer sees, while
+    ///   following, the query is read again; when it differs from the one the
+    ///   running source was started for (changed by this reducer or one
+    ///   before it in the body: a `BindingReducer`, say), the running effect
+    ///   is cancelled, ``Fetched/isLoading`` set, and an effect for the new
+    ///   query started. A cancelled effect delivers nothing more, so no
+    ///   result of an older query arrives after one of the newer. The value
+    ///   shown meanwhile is the last one, as a search field's list keeps its
+    ///   rows while typing. A change made where this reducer does not run (a
+    ///   parent writing into the child's state) is seen at the next action
+    ///   that reaches it; send ``FetchAction/start`` after such a change.
     /// - **Stop.** Following ends on ``FetchAction/stop``, when the sequence
     ///   throws (``FetchAction/failed(_:)``, which sets ``Fetched/loadError``
-    ///   and keeps the value) or ends (``FetchAction/finished``), and when the
-    ///   store is released or the feature holding the state is dismissed
-    ///   (their effects are cancelled). The observation belongs to the store,
-    ///   not to the task that sent `.start`: its effect is replaced when the
-    ///   query changes.
+    ///   and keeps the value) or ends (``FetchAction/finished``), when the
+    ///   store is released, and when a feature presented with
+    ///   ``Reducer/presenting(_:action:child:)`` or pushed with
+    ///   ``Reducer/stack(_:action:child:)`` is dismissed or popped (their
+    ///   effects are cancelled). ``IfLet`` and ``ForEachReducer`` do not
+    ///   cancel a removed child's effects: send `.stop` before removing one.
+    /// - **Whose it is.** The source belongs to the store, not to the task
+    ///   that sent `.start`: a query change replaces its effect with one
+    ///   started by the action that changed it, so `await store.send(.todos(.start)).finish()`
+    ///   returns at the first change. Stop it with `.stop` (a view's
+    ///   `onDisappear`), or let the store's release end it.
     /// - **Tests.** Every value is an action and a state change: an
     ///   exhaustive `TestStore` fails a test that does not assert it (or
     ///   skip it deliberately with `skipReceivedActions()`).
     ///
-    /// The effect is cancelled by an id made of `state` alone: two features
-    /// of one type side by side in one store, each following at the same key
-    /// path, replace each other's effect. Give them distinct state types.
+    /// Each start's effect has its own cancellation id, so features of one
+    /// type in a stack or a list each stop only their own source.
     ///
     /// - Parameters:
     ///   - state: Where the value lives.
@@ -121,14 +132,15 @@ where Parent.Action: CasePathable {
         if let fetch = self.action.extract(action) {
             switch fetch {
             case .start:
-                state[keyPath: path].isFollowing = true
-                state[keyPath: path].isLoading = true
+                if !state[keyPath: path].isFollowing {
+                    state[keyPath: path].isFollowing = true
+                    state[keyPath: path].isLoading = true
+                }
                 starting = true  // once the feature has run: the query is the state's after this action
             case .stop:
                 state[keyPath: path].isFollowing = false
                 state[keyPath: path].isLoading = false
-                state[keyPath: path].followedQuery = nil
-                own = .cancel(id: FetchEffects(path: path))
+                own = stopSource(in: &state[keyPath: path])
             case let .loaded(value):
                 // A cancelled effect sends nothing, so a value here is the current query's.
                 state[keyPath: path].value = value
@@ -138,34 +150,53 @@ where Parent.Action: CasePathable {
                 state[keyPath: path].loadError = failure
                 state[keyPath: path].isLoading = false
                 state[keyPath: path].isFollowing = false
-                state[keyPath: path].followedQuery = nil
+                state[keyPath: path].source = nil
             case .finished:
                 state[keyPath: path].isLoading = false
                 state[keyPath: path].isFollowing = false
-                state[keyPath: path].followedQuery = nil
+                state[keyPath: path].source = nil
             }
         }
         let parentEffect = parent.reduce(into: &state, action: action)
         // Compared with the query the source was started for, not with the
         // state before this reducer: a reducer that ran earlier in the body
         // (a BindingReducer setting the search) changes it before we look.
-        if state[keyPath: path].isFollowing, starting || state[keyPath: path].followedQuery != nil {
+        if state[keyPath: path].isFollowing, starting || state[keyPath: path].source != nil {
             let now = query(state)
-            if starting || state[keyPath: path].followedQuery as? Query != now {
+            let running = state[keyPath: path].source
+            if running == nil || running?.query as? Query != now {
                 state[keyPath: path].isLoading = true
-                state[keyPath: path].followedQuery = now
-                own = own.merged(with: start(now))
+                let stop = stopSource(in: &state[keyPath: path])
+                let id = FetchingSources.next()
+                state[keyPath: path].source = (id, now)
+                own = own.merged(with: stop).merged(with: start(now, id: id))
             }
         }
         return own.merged(with: parentEffect)
     }
 
-    /// The effect that follows the source for `query`, replacing any running one.
-    private func start(_ query: Query) -> Effect<Parent.Action> {
-        Effect.following(query, with: follow, in: action).cancellable(
-            id: FetchEffects(path: state),
-            cancelInFlight: true
-        )
+    /// Forgets the running source and returns the effect that cancels it.
+    private func stopSource(in fetched: inout Fetched<Value>) -> Effect<Parent.Action> {
+        guard let running = fetched.source else { return .none }
+        fetched.source = nil
+        return .cancel(id: FetchEffects(path: state, source: running.id))
+    }
+
+    /// The effect that follows the source for `query`, as source `id`.
+    private func start(_ query: Query, id: UInt64) -> Effect<Parent.Action> {
+        Effect.following(query, with: follow, in: action).cancellable(id: FetchEffects(path: state, source: id))
+    }
+}
+
+/// Numbers each source a `fetching` reducer starts, across the process.
+enum FetchingSources {
+    private static let counter = LockedValue<UInt64>(0)
+
+    static func next() -> UInt64 {
+        counter.withLock { value in
+            value &+= 1
+            return value
+        }
     }
 }
 
@@ -199,4 +230,7 @@ extension Effect {
 // applied: a key path into main-actor state is not Sendable, yet its identity is.
 struct FetchEffects: Hashable, @unchecked Sendable {  // safety: see above
     let path: AnyKeyPath
+    /// Which start of the source: two features of one type (in a stack, a
+    /// list) follow at the same key path, each its own source.
+    let source: UInt64
 }
