@@ -172,6 +172,23 @@ struct FetchingTests {
         TestStore(initialState: Search.State()) { [feeds] in Search(feeds: feeds) }
     }
 
+    /// A store following its source, which has delivered `["Apollo"]`.
+    func startedWithApollo() async throws -> (TestStore<Search.State, Search.Action>, Feeds.Feed) {
+        let store = makeStore()
+        await store.send(.results(.start)) {
+            $0.results.isFollowing = true
+            $0.results.isLoading = true
+        }
+        let feed = try await nextFeed()
+        feed.continuation.yield(["Apollo"])
+        await store.receive(.results(.loaded(["Apollo"]))) {
+            $0.results.value = ["Apollo"]
+            $0.results.isLoading = false
+            $0.countSeen = 1
+        }
+        return (store, feed)
+    }
+
     func nextFeed() async throws -> Feeds.Feed {
         var iterator = feeds.starts.makeAsyncIterator()
         guard let feed = await iterator.next() else { throw CancellationError() }
@@ -290,18 +307,7 @@ struct FetchingTests {
     }
 
     @Test func startingAgainWhileFollowingTheSameQueryDoesNothing() async throws {
-        let store = makeStore()
-        await store.send(.results(.start)) {
-            $0.results.isFollowing = true
-            $0.results.isLoading = true
-        }
-        let feed = try await nextFeed()
-        feed.continuation.yield(["Apollo"])
-        await store.receive(.results(.loaded(["Apollo"]))) {
-            $0.results.value = ["Apollo"]
-            $0.results.isLoading = false
-            $0.countSeen = 1
-        }
+        let (store, _) = try await startedWithApollo()
         await store.send(.results(.start))  // no state change, no new source
         #expect(store.runningEffectCount == 1)
         #expect(feeds.endedQueries.isEmpty)
@@ -376,18 +382,7 @@ struct FetchingTests {
     }
 
     @Test func aFailureStopsFollowingAndKeepsTheLastValue() async throws {
-        let store = makeStore()
-        await store.send(.results(.start)) {
-            $0.results.isFollowing = true
-            $0.results.isLoading = true
-        }
-        let feed = try await nextFeed()
-        feed.continuation.yield(["Apollo"])
-        await store.receive(.results(.loaded(["Apollo"]))) {
-            $0.results.value = ["Apollo"]
-            $0.results.isLoading = false
-            $0.countSeen = 1
-        }
+        let (store, feed) = try await startedWithApollo()
         feed.continuation.finish(throwing: SourceFailed())
         await store.receive(.results(.failed(FetchFailure(SourceFailed())))) {
             $0.results.loadError = FetchFailure(SourceFailed())
