@@ -109,15 +109,32 @@ enum HTTPAllocationBenchmarks {
 
     /// The whole child process's allocation count for `requests` fetches of row `name`.
     static func count(_ name: String, requests: Int, concurrency: Int, baseURL: URL, library: String) throws -> Int {
+        try allocations(
+            ofChild: ["http-alloc-probe"],
+            environment: [
+                "BASELINE_SERVER_URL": baseURL.absoluteString,
+                "HTTP_PROBE_VARIANT": name,
+                "HTTP_PROBE_REQUESTS": String(requests),
+                "HTTP_PROBE_CONCURRENCY": String(concurrency),
+            ],
+            library: library
+        )
+    }
+
+    /// The whole allocation count of this benchmark run as a child with
+    /// `arguments`, `malloc-count` preloaded; the child must end through `exit`.
+    static func allocations(
+        ofChild arguments: [String],
+        environment extra: [String: String] = [:],
+        library: String
+    )
+        throws -> Int
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["http-alloc-probe"]
-        var environment = ProcessInfo.processInfo.environment
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["LD_PRELOAD"] = library
-        environment["BASELINE_SERVER_URL"] = baseURL.absoluteString
-        environment["HTTP_PROBE_VARIANT"] = name
-        environment["HTTP_PROBE_REQUESTS"] = String(requests)
-        environment["HTTP_PROBE_CONCURRENCY"] = String(concurrency)
         process.environment = environment
         let errors = Pipe()
         process.standardError = errors
@@ -129,7 +146,7 @@ enum HTTPAllocationBenchmarks {
             let line = output.split(separator: "\n").last(where: { $0.hasPrefix("MALLOCS total=") }),
             let total = Int(line.dropFirst("MALLOCS total=".count).prefix { $0.isNumber })
         else {
-            throw BenchmarkError.setup("the allocation probe for \(name) failed: \(output.suffix(500))")
+            throw BenchmarkError.setup("the allocation probe \(arguments) \(extra) failed: \(output.suffix(500))")
         }
         return total
     }

@@ -327,8 +327,14 @@ enum LiveQueryBenchmarks {
         }
         let (low, high) = (200, 1_200)
         for variant in Variant.allCases {
-            let few = try probeCount(["live-alloc-probe", variant.rawValue, String(low)], library: library)
-            let many = try probeCount(["live-alloc-probe", variant.rawValue, String(high)], library: library)
+            let few = try HTTPAllocationBenchmarks.allocations(
+                ofChild: ["live-alloc-probe", variant.rawValue, String(low)],
+                library: library
+            )
+            let many = try HTTPAllocationBenchmarks.allocations(
+                ofChild: ["live-alloc-probe", variant.rawValue, String(high)],
+                library: library
+            )
             print(
                 String(
                     format: "  allocations per commit → value (%@, the write included): %.1f",
@@ -339,8 +345,14 @@ enum LiveQueryBenchmarks {
         }
         for tracked in [false, true] {
             let mode = tracked ? "tracked" : "untracked"
-            let few = try probeCount(["live-read-probe", mode, "1000"], library: library)
-            let many = try probeCount(["live-read-probe", mode, "101000"], library: library)
+            let few = try HTTPAllocationBenchmarks.allocations(
+                ofChild: ["live-read-probe", mode, "1000"],
+                library: library
+            )
+            let many = try HTTPAllocationBenchmarks.allocations(
+                ofChild: ["live-read-probe", mode, "101000"],
+                library: library
+            )
             print(
                 String(
                     format: "  allocations per read of LiveQuery.value (%@): %.3f",
@@ -349,28 +361,6 @@ enum LiveQueryBenchmarks {
                 )
             )
         }
-    }
-
-    static func probeCount(_ arguments: [String], library: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["LD_PRELOAD"] = library
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let line = output.split(separator: "\n").last(where: { $0.hasPrefix("MALLOCS total=") }),
-            let total = Int(line.dropFirst("MALLOCS total=".count).prefix { $0.isNumber })
-        else {
-            throw BenchmarkError.setup("the probe \(arguments) failed: \(output.suffix(500))")
-        }
-        return total
     }
 
     /// The child of ``allocations()``: `commits` commits followed by one variant, then exit.
