@@ -102,6 +102,8 @@ public final class TestStore<State: Equatable, Action: Equatable> {
         dependencies.reportUnimplemented = { message, fileID, filePath, line in
             reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: 1)
         }
+        // Shared in-memory values are this test's own: tests run side by side.
+        dependencies.sharedValues = SharedValues()
         withDependencies(&dependencies)
         // Built with the test's dependencies, as a store builds with its own.
         self.reducer = DependencyValues.$current.withValue(dependencies) { reducer()._built() }

@@ -155,7 +155,7 @@ public final class EffectRunner<Action> {
         let running = Running(
             task: task,
             description: name ?? "run effect of \(origin)",
-            lastsForTheStore: cancellationID?.base.base is FetchEffects
+            lastsForTheStore: cancellationID?.base.base is any LastsForTheStore
         )
         self.running.withLock { $0[id] = running }
         if let cancellationID { cancellables[cancellationID, default: [:]][id] = task }
@@ -271,3 +271,9 @@ public struct StoreTask: Hashable, Sendable {
     /// Whether the work has been cancelled.
     public var isCancelled: Bool { task?.isCancelled ?? false }
 }
+
+/// The cancellation id of an effect that follows a source for as long as
+/// the store lives (a fetched or shared value's): the store's release ends
+/// it without a warning.
+protocol LastsForTheStore {}
+extension FetchEffects: LastsForTheStore {}

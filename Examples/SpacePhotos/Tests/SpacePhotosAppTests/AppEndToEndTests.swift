@@ -208,23 +208,31 @@ struct AppEndToEndTests {
         try await run.expectTerminalRestored()
         await t.close()
 
-        // 6. Start again: logged out, so the login screen; log in and quit with q.
+        // 6. Start again: logged out, so the login screen; log in and quit
+        // with q. The last tab (Profile) and the count (3) were kept.
         run = try Run.start(in: directory)
         try await run.terminal.waitFor("Log in to SpacePhotos")
         try await run.terminal.type("astro")
         try await run.terminal.press("Tab")
         try await run.terminal.type("stardust-42")
         try await run.terminal.press("Enter")
-        try await run.terminal.waitFor("★ Astro")
+        try await run.terminal.waitForScreen("the Profile tab, kept from the last launch") {
+            $0.contains("★ Astro") && $0.contains("[ Log out ]")
+        }
+        try await run.terminal.press("4")
+        try await run.terminal.waitFor("Press r for a fact about 3.")  // the count was kept
         try await run.terminal.press("3")
         try await run.terminal.waitFor("富士山に登る（山頂）")  // the to-do was kept
         try await run.terminal.press("q")
         try await run.expectTerminalRestored()
         await run.terminal.close()
 
-        // 7. And again: the session was kept, so straight in; then SIGTERM.
+        // 7. And again: the session was kept, so straight in, on the To-dos
+        // tab where the last run ended; then SIGTERM.
         run = try Run.start(in: directory)
-        try await run.terminal.waitFor("★ Astro")
+        try await run.terminal.waitForScreen("the To-dos tab, kept from the last launch") {
+            $0.contains("★ Astro") && $0.contains("Find: press / to search") && $0.contains("富士山に登る（山頂）")
+        }
         #expect(kill(try run.pid(), SIGTERM) == 0)
         try await run.expectTerminalRestored()
         await run.terminal.close()

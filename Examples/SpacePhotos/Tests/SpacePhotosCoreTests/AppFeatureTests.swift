@@ -137,8 +137,7 @@ struct AppFeatureTests {
         await store.receive(.login(.dismiss)) {
             $0.login = nil
             $0.screen = .main
-            $0.tab = .photos
-            $0.sessionNumber = 1
+            $0.sessionNumber = 1  // the tab stays: it is the one kept from the last launch
             $0.profile = ProfileFeature.State(id: 1)
         }
         await store.finish()
@@ -216,7 +215,7 @@ struct AppFeatureTests {
     @Test func theTabIsBoundAndQuittingIsConfirmedOrCancelled() async throws {
         let saving = SavedPhotos.State(saves: [1: Date(timeIntervalSince1970: 0)], lastSave: 1)
         let store = try await makeStore(AppFeature.State(screen: .main, saved: saving, sessionNumber: 1))
-        await store.send(.binding(.set(\.tab, .todos))) { $0.tab = .todos }
+        await store.send(.binding(.set(\.tab.value, .todos))) { $0.tab.value = .todos }
         await store.send(.quitTapped) { $0.quit = .asking(during: [1]) }
         await store.send(.quitCancelled) { $0.quit = nil }
     }

@@ -49,7 +49,7 @@ struct AppStoreTests {
         await loading.finish()
         #expect(app.profile?.id == firstProfile.id, "the same session keeps its profile")
         #expect(app.profile?.fact != nil)
-        app.binding(\.tab).value = .profile
+        app.binding(\.tab.value).value = .profile
         await app.send(.logOutButtonTapped).finish()
         #expect(fixture.logOuts.current == 1)
         #expect(app.screen == .login)
@@ -69,7 +69,7 @@ struct AppStoreTests {
         #expect(app.login == nil)
         #expect(app.profile?.id != firstProfile.id)
         #expect(app.profile?.fact == nil, "a fresh profile, not the last member's")
-        #expect(app.tab == .photos)
+        #expect(app.tab.value == .profile, "the tab is kept, as between launches")
     }
 
     @Test func quittingAsksFirstWhileAPhotoIsBeingSaved() async throws {

@@ -1,4 +1,5 @@
 import BaselineHTTP
+import BaselinePersistence
 import BaselineStore
 import BaselineTesting
 import Clocks
@@ -17,9 +18,45 @@ struct FactCounterTests {
 
     @Test func countsUpAndDown() async {
         let store = TestStore(initialState: FactCounter.State()) { FactCounter(factClient: factClient) }
-        await store.send(.increment) { $0.count = 1 }
-        await store.send(.increment) { $0.count = 2 }
-        await store.send(.decrement) { $0.count = 1 }
+        await store.send(.increment) { $0.count.value = 1 }
+        await store.send(.increment) { $0.count.value = 2 }
+        await store.send(.decrement) { $0.count.value = 1 }
+    }
+
+    /// The count as the app keeps it: a row of the to-do database, on disk.
+    @Test func theCountSurvivesARelaunch() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("todos.sqlite")
+        let first = try await SQLiteDatabase.open(at: file, migrator: TodoSchema.migrator)
+        let store = TestStore(initialState: FactCounter.State()) {
+            FactCounter(factClient: factClient, count: .row("counter", in: first))
+        }
+        await store.send(.count(.start)) {
+            $0.count.isFollowing = true
+            $0.count.isLoading = true
+        }
+        await store.receive(.count(.loaded(nil))) { $0.count.isLoading = false }
+        await store.send(.increment) { $0.count.value = 1 }
+        await store.send(.increment) { $0.count.value = 2 }
+        await store.send(.count(.stop)) { $0.count.isFollowing = false }
+        await store.finish()  // the saves
+
+        // The next launch: another connection, another store.
+        let second = try await SQLiteDatabase.open(at: file, migrator: TodoSchema.migrator)
+        let relaunched = TestStore(initialState: FactCounter.State()) {
+            FactCounter(factClient: factClient, count: .row("counter", in: second))
+        }
+        await relaunched.send(.count(.start)) {
+            $0.count.isFollowing = true
+            $0.count.isLoading = true
+        }
+        await relaunched.receive(.count(.loaded(2))) {
+            $0.count.value = 2
+            $0.count.isLoading = false
+        }
+        await relaunched.send(.count(.stop)) { $0.count.isFollowing = false }
+        await relaunched.finish()
+        _ = first
     }
 
     @Test func refreshLoadsAFactAndIsLoadingOnlyMeanwhile() async throws {

@@ -1,3 +1,4 @@
+import BaselineConcurrency
 import BaselineHTTP
 import BaselineImages
 import BaselinePersistence
@@ -21,6 +22,10 @@ public struct AppDependencies: Sendable {
     public var todos: TodoRepository
     /// Number facts, for the counter and the profile.
     public var facts: FactClient
+    /// Where the main screen's tab is kept between launches.
+    public var selectedTab: SharedKey<AppTab>
+    /// Where the counter's count is kept between launches.
+    public var count: SharedKey<Int>
 
     /// Dependencies from the given services and stores, as tests assemble them;
     /// ``live(serverURL:dataDirectory:imageCache:logger:)`` builds the real ones.
@@ -30,7 +35,9 @@ public struct AppDependencies: Sendable {
         pipeline: ImagePipeline,
         savedPhotos: SavedPhotoRepository,
         todos: TodoRepository,
-        facts: FactClient
+        facts: FactClient,
+        selectedTab: SharedKey<AppTab> = .inMemory("tab"),
+        count: SharedKey<Int> = .inMemory("count")
     ) {
         self.session = session
         self.photoSource = photoSource
@@ -38,13 +45,16 @@ public struct AppDependencies: Sendable {
         self.savedPhotos = savedPhotos
         self.todos = todos
         self.facts = facts
+        self.selectedTab = selectedTab
+        self.count = count
     }
 }
 
 extension AppDependencies {
     /// The app on a real server, its files under `dataDirectory`:
     /// `id-token.json` and `refresh-token.json` (mode 0600), `todos.sqlite`
-    /// and `saved.sqlite`.
+    /// (with the counter's count in a shared row), `saved.sqlite`, and
+    /// `tab.json` (the last tab).
     ///
     /// Member requests carry the ID token through ``BearerAuthentication``,
     /// so an expired token is refreshed once with the refresh token, then
@@ -93,7 +103,11 @@ extension AppDependencies {
             pipeline: ImagePipeline(client: client, configuration: configuration),
             savedPhotos: saved,
             todos: TodoRepository(database: todos),
-            facts: .live(client: client)
+            facts: .live(client: client),
+            // Two ways a value outlives the app: a JSON file of its own, and
+            // a row of the database it already has.
+            selectedTab: .file(dataDirectory.appendingPathComponent("tab.json")),
+            count: .row("counter", in: todos)
         )
     }
 }

@@ -15,7 +15,7 @@ import Logging
 ///         LoginView(store: login)
 ///     }
 /// case .main:
-///     TabView(selection: Binding(store.binding(\.tab))) {
+///     TabView(selection: Binding(store.binding(\.tab.value))) {
 ///         PhotosView(store: store.scope(state: \.photos, action: \.photos))
 ///         …
 ///     }
@@ -35,6 +35,9 @@ import Logging
 ///   ``FactCounter``. The **profile** (``ProfileFeature``) belongs to one
 ///   session: each entry to the main screen presents a new one, and leaving
 ///   it dismisses it, with its requests.
+/// - **The tab** is a shared value: the last one chosen comes back at the
+///   next launch (``AppDependencies/selectedTab``), once the main screen
+///   sends ``Action/tab(_:)`` `.start`.
 /// - **Log out** forgets the session and presents a fresh login screen.
 /// - **Quit** (``Action/quitTapped``) is decided here: at once when no
 ///   photo is being saved, else ``State/quit`` asks first, until the saves
@@ -66,8 +69,9 @@ public struct AppFeature: Reducer {
         public var screen: Screen
         /// The login screen, presented while ``screen`` is ``Screen/login``.
         public var login: LoginFeature.State?
-        /// The main screen's tab (bound).
-        public var tab: AppTab
+        /// The main screen's tab (bound to its value): the last one, kept
+        /// between launches in ``AppDependencies/selectedTab``.
+        public var tab: Shared<AppTab>
         /// The Photos tab.
         public var photos: PhotoBrowser.State
         /// The Saved tab, and the saves running.
@@ -104,7 +108,7 @@ public struct AppFeature: Reducer {
         ) {
             self.screen = screen
             self.login = login
-            self.tab = tab
+            self.tab = Shared(tab)
             self.photos = photos
             self.saved = saved
             self.todos = todos
@@ -145,6 +149,8 @@ public struct AppFeature: Reducer {
         case todos(TodoList.Action)
         /// The Counter tab's actions.
         case counter(FactCounter.Action)
+        /// The kept tab's loading and saving.
+        case tab(SharedAction<AppTab>)
         /// The profile's actions and its dismissal.
         case profile(PresentationAction<ProfileFeature.Action>)
         /// Asks to quit: at once when no photo is being saved, else the question shows.
@@ -195,7 +201,9 @@ public struct AppFeature: Reducer {
             SavedPhotos(repository: dependencies.savedPhotos, pipeline: dependencies.pipeline)
         }
         Scope(state: \.todos, action: \.todos) { TodoList(repository: dependencies.todos) }
-        Scope(state: \.counter, action: \.counter) { FactCounter(factClient: dependencies.facts) }
+        Scope(state: \.counter, action: \.counter) {
+            FactCounter(factClient: dependencies.facts, count: dependencies.count)
+        }
         Reduce { state, action in
             let effect = navigate(&state, action)
             if case let .asking(saves) = state.quit, saves.isDisjoint(with: state.saved.runningSaves) {
@@ -206,6 +214,7 @@ public struct AppFeature: Reducer {
         }
         .presenting(\.login, action: \.login) { LoginFeature(logger: logger) }
         .presenting(\.profile, action: \.profile) { ProfileFeature(factClient: dependencies.facts) }
+        .sharing(\.tab, action: \.tab, dependencies.selectedTab)
     }
 
     private func navigate(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -280,7 +289,7 @@ public struct AppFeature: Reducer {
             state.quit = nil
             return .none
 
-        case .binding, .login(.presented), .photos, .saved, .todos, .counter, .profile:
+        case .binding, .login(.presented), .photos, .saved, .todos, .counter, .tab, .profile:
             return .none
         }
     }
@@ -295,7 +304,6 @@ public struct AppFeature: Reducer {
     private func enterMain(_ state: inout State) {
         state.login = nil
         state.logOutErrorMessage = nil
-        state.tab = .photos
         state.sessionNumber += 1
         state.profile = ProfileFeature.State(id: state.sessionNumber)
         state.screen = .main

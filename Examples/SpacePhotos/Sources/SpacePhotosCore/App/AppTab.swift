@@ -1,5 +1,5 @@
 /// The main screen's tabs.
-public enum AppTab: String, CaseIterable, Sendable, Hashable {
+public enum AppTab: String, CaseIterable, Codable, Sendable, Hashable {
     case photos
     case saved
     case todos

@@ -13,12 +13,12 @@ struct CounterScreen: Screen {
         frame.buffer.drawBox(rect, title: "Counter")
         let inner = rect.inset(top: 2, left: 4, bottom: 1, right: 4)
         let state = store.state
-        frame.buffer.writeCentered("−   \(state.count)   +", in: inner, row: inner.y + 1, style: Theme.accent)
+        frame.buffer.writeCentered("−   \(state.count.value)   +", in: inner, row: inner.y + 1, style: Theme.accent)
         let factRect = Rect(x: inner.x, y: inner.y + 4, width: inner.width, height: max(0, inner.height - 4))
         if state.isLoading {
             let spinner = frame.spinner(at: tick)
             frame.buffer.writeCentered(
-                "\(spinner) Fetching a fact about \(state.count)… (Esc cancels)",
+                "\(spinner) Fetching a fact about \(state.count.value)… (Esc cancels)",
                 in: factRect,
                 row: factRect.y,
                 style: Theme.secondary
@@ -30,7 +30,7 @@ struct CounterScreen: Screen {
             }
         } else {
             frame.buffer.writeCentered(
-                "Press r for a fact about \(state.count).",
+                "Press r for a fact about \(state.count.value).",
                 in: factRect,
                 row: factRect.y,
                 style: Theme.secondary

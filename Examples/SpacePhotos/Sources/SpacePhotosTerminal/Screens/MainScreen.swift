@@ -10,7 +10,7 @@ struct MainScreen: Screen {
     /// The selected tab's screen: the one place that switches on the tab.
     private var tab: any Screen {
         let (store, ui, actions) = (program.store, program.ui, program.actions)
-        switch store.tab {
+        switch store.tab.value {
         case .photos:
             return PhotosScreen(
                 photos: store.scope(state: \.photos, action: \.photos),
@@ -47,13 +47,17 @@ struct MainScreen: Screen {
         drawTabBar(into: &frame, width: rect.width)
         let content = Rect(x: rect.x, y: rect.y + 2, width: rect.width, height: rect.height - 2)
         // Work a view would start in `.task` when the main screen appears:
-        // the catalog, the lists' live queries, and this session's profile.
+        // the catalog, the lists' live queries, the kept values, and this
+        // session's profile.
         // A live query is the store's, not the task's: it follows the
         // database until the store goes, so its task only starts it (and
         // starts it over when the main screen comes back after a log out).
         frame.task(id: "catalog") { await store.send(.photos(.catalog(.updateItems))).finish() }
         frame.task(id: "todos") { store.send(.todos(.todos(.start))) }
         frame.task(id: "saved") { store.send(.saved(.photos(.start))) }
+        // The values kept between launches: the last tab, the count.
+        frame.task(id: "tab") { store.send(.tab(.start)) }
+        frame.task(id: "count") { store.send(.counter(.count(.start))) }
         if let profile = store.scope(state: \.profile, action: \.profile) {
             frame.task(id: "profile \(profile.id)") { await profile.send(.load).finish() }
         }
@@ -66,7 +70,7 @@ struct MainScreen: Screen {
         x += frame.buffer.write("SpacePhotos ", at: x, 0, style: Theme.accent)
         for (index, tab) in AppTab.allCases.enumerated() {
             let label = " \(index + 1) \(tab.title) "
-            x += frame.buffer.write(label, at: x, 0, style: tab == store.tab ? Theme.activeTab : .plain) + 1
+            x += frame.buffer.write(label, at: x, 0, style: tab == store.tab.value ? Theme.activeTab : .plain) + 1
         }
         if let nickname = store.profile?.member?.nickname {
             let text = "★ \(nickname)"
@@ -92,14 +96,14 @@ struct MainScreen: Screen {
         let store = program.store
         switch press.key {
         case .tab:
-            store.binding(\.tab).value = store.tab.next
+            store.binding(\.tab.value).value = store.tab.value.next
         case .backTab:
-            store.binding(\.tab).value = store.tab.previous
+            store.binding(\.tab.value).value = store.tab.value.previous
         case let .character(character) where press.modifiers.isEmpty:
             guard let digit = character.wholeNumberValue, (1...AppTab.allCases.count).contains(digit) else {
                 return .ignored
             }
-            store.binding(\.tab).value = AppTab.allCases[digit - 1]
+            store.binding(\.tab.value).value = AppTab.allCases[digit - 1]
         default:
             return .ignored
         }
