@@ -183,23 +183,65 @@ struct SharedValueTests {
     @Test func twoProcessesWritingLeaveOneCompleteFile() async throws {
         let key = SharedKey<Int>.file(url)
         try await key.save?(0)
-        // The other process and this one write at once, while this one reads:
-        // every read is a whole value, and the file ends as one side's last.
-        async let other = Self.runHelper(["--shared-file", url.path, "1000", "300"])
+        // The other process writes 1000, 1001, … until it is stopped; once its
+        // first write is seen, this one writes and reads while it goes on.
+        let changes = key.changes()
+        let process = Process()
+        process.executableURL = try DurabilityTests.helperURL()
+        process.arguments = ["--shared-file", url.path, "1000", "100000000"]
+        process.standardOutput = FileHandle.nullDevice
+        let (exited, sink) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in sink.finish() }
+        try process.run()
+        for await _ in changes where try await key.load() ?? 0 >= 1000 { break }
+
         let reads = Task.detached {
-            var seen = 0
+            var theirs = 0
             for value in 1...300 {
                 try await key.save?(value)
-                if try await key.load() != nil { seen += 1 }
+                // Every read is a whole value: a torn file would not decode.
+                if let read = try await key.load(), read >= 1000 { theirs += 1 }
             }
-            return seen
+            return theirs
         }
-        #expect(try await reads.value == 300)
-        #expect(try await other == 0)
-        let last = try await key.load()
-        #expect(last == 300 || last == 1299)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
-        #expect(leftovers == ["count.json"])  // no temporary file, nothing moved aside
+        let theirs = try await reads.value
+        kill(process.processIdentifier, SIGTERM)
+        for await _ in exited {}
+        #expect(theirs > 0, "the two processes wrote at the same time")
+        let last = try #require(try await key.load())
+        #expect(last == 300 || last > 1000)
+        // Nothing moved aside; a temporary file of the write the signal cut short may remain.
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+        #expect(names.filter { !$0.hasSuffix(".tmp") } == ["count.json"])
+    }
+
+    /// A decoder that, while it fails, lets another writer replace the file.
+    final class ReplacingDecoder: JSONDecoder, @unchecked Sendable {  // safety: used by one load at a time, in one test
+        let url: URL
+        init(replacing url: URL) {
+            self.url = url
+            super.init()
+        }
+
+        override func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+            try AtomicFile.write(Data("99".utf8), to: url, permissions: 0o644)
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad"))
+        }
+    }
+
+    @Test func aFileReplacedSinceItWasReadIsNotMovedAside() async throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("garbage".utf8).write(to: url)
+        let key = SharedKey<Int>.file(url, decoder: ReplacingDecoder(replacing: url))
+        await #expect {
+            _ = try await key.load()
+        } throws: { error in
+            guard case .corrupt(movedTo: nil, _) = error as? SharedFileError else { return false }
+            return true
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "99")
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+        #expect(names == ["count.json"])
     }
 
     // MARK: Rows

@@ -188,6 +188,11 @@ struct SharingTests {
             if first { throw Unwritable() }
         }
         let store = TestStore(initialState: TabSetting.State()) { TabSetting(key: key) }
+        await store.send(.tab(.start)) {
+            $0.tab.isFollowing = true
+            $0.tab.isLoading = true
+        }
+        await store.receive(.tab(.loaded(nil))) { $0.tab.isLoading = false }
         await store.send(.select("todos")) { $0.tab.value = "todos" }
         await store.receive(.tab(.saveFailed(SharedFailure(Unwritable())))) {
             $0.tab.saveError = SharedFailure(Unwritable())
@@ -195,7 +200,8 @@ struct SharingTests {
         await store.send(.select("saved")) { $0.tab.value = "saved" }
         await store.receive(.tab(.saved)) { $0.tab.saveError = nil }
         await store.send(.select("profile")) { $0.tab.value = "profile" }
-        await store.finish()  // the save's effect: no action after a success
+        await store.send(.tab(.stop)) { $0.tab.isFollowing = false }
+        await store.finish()  // the saves' effects: nothing is reported after a success that follows one
         #expect(saves.current == ["todos", "saved", "profile"])
     }
 
@@ -223,6 +229,37 @@ struct SharingTests {
         await store.send(.binding(.set(\.tab.value, "todos"))) { $0.tab.value = "todos" }
         await store.finish()
         #expect(saves.current == ["todos"])
+    }
+
+    @Test func aValueOvertakenByTheHoldersOwnChangeIsPassedOver() async {
+        let store = await following()
+        store.exhaustivity = .off
+        // The right hears "todos" only after it has chosen "saved" itself.
+        await store.send(.left(.select("todos")))
+        await store.send(.right(.select("saved")))
+        await store.receive(.right(.tab(.loaded("todos"))))
+        await store.receive(.left(.tab(.loaded("saved"))))
+        #expect(store.state.left.tab.value == "saved")
+        #expect(store.state.right.tab.value == "saved")
+        await stop(store)
+    }
+
+    @Test func aHolderJoiningAfterAFailedLoadIsToldTheFailure() async {
+        let key = SharedKey<String>(id: "unreadable", load: { throw Unwritable() }, save: { _ in })
+        let store = TestStore(initialState: TwoTabSettings.State()) { TwoTabSettings(key: key) }
+        let failure = SharedFailure(Unwritable())
+        for side in [\TwoTabSettings.State.left, \.right] {
+            let action: (TabSetting.Action) -> TwoTabSettings.Action = side == \.left ? { .left($0) } : { .right($0) }
+            await store.send(action(.tab(.start))) {
+                $0[keyPath: side].tab.isFollowing = true
+                $0[keyPath: side].tab.isLoading = true
+            }
+            await store.receive(action(.tab(.loadFailed(failure)))) {
+                $0[keyPath: side].tab.isLoading = false
+                $0[keyPath: side].tab.loadError = failure
+            }
+        }
+        await stop(store)
     }
 
     @Test func eachTestStoreHasItsOwnInMemoryValues() async {

@@ -79,7 +79,7 @@ enum TerminalBenchmarks {
         var previous = photosFrame
         var step = 1
         let showTodos = {
-            app.binding(\.tab).value = .todos
+            app.binding(\.tab.value).value = .todos
             previous = program.render(context).buffer
         }
         let scrollStep = {
@@ -139,7 +139,7 @@ enum TerminalBenchmarks {
         print(unchanged.report())
 
         // One line changes: a character typed into the new to-do field.
-        app.binding(\.tab).value = .todos
+        app.binding(\.tab.value).value = .todos
         _ = program.handle(.key(KeyPress(.character("a"))))  // focus the field
         previous = program.render(context).buffer
         var lineBytes: [Int] = []

@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [body-parsing]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [body-parsing]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -15,6 +15,10 @@ if wants("persistence") {
 
 if wants("live-queries") {
     try await LiveQueryBenchmarks.run()
+}
+
+if wants("shared") {
+    try await SharedValueBenchmarks.run()
 }
 
 if selected.contains("live-alloc-probe") {

@@ -22,10 +22,16 @@ extension SharedKey where Value: Codable {
     /// - **Owner only** (`ownerOnly`) makes the file mode 0600; otherwise 0644.
     ///   The folder is made, mode 0700, when missing.
     /// - **Other processes.** While the key is held, its folder is watched:
-    ///   a file another process writes is loaded, and holders see it.
+    ///   a file another process writes is loaded, and holders see it. Write
+    ///   the file as this key does, by replacing it (a program writing it in
+    ///   place may be read half done, and that file moved aside).
+    ///   Each folder watched takes an inotify instance on Linux (128 per user
+    ///   by default); past the limit, holders still share values within the
+    ///   process but no longer hear other processes.
     /// - **Bad files.** A file that does not decode is moved aside, next to
     ///   it, as `<name>.corrupt` (`.corrupt-2`, … when that is taken: an
-    ///   earlier one is never overwritten), and the load fails with
+    ///   earlier one is never overwritten) — that file only: one that
+    ///   replaced it since it was read stays — and the load fails with
     ///   ``SharedFileError/corrupt(movedTo:reason:)``: the holders show their
     ///   initial value and the error, and the next save writes a new file.
     ///   A file larger than `maximumSize` is ``SharedFileError/tooLarge(size:limit:)``
@@ -45,11 +51,11 @@ extension SharedKey where Value: Codable {
         return SharedKey(
             id: "file:\(file.url.path)",
             load: {
-                guard let data = try file.read() else { return nil }
+                guard let (data, identity) = try file.read() else { return nil }
                 do {
                     return try decoder.decode(Value.self, from: data)
                 } catch {
-                    throw file.moveAside(reason: String(describing: error))
+                    throw file.moveAside(identity, reason: String(describing: error))
                 }
             },
             save: { value in
@@ -115,8 +121,11 @@ struct SharedFile: Sendable {
     let permissions: mode_t
     let maximumSize: Int
 
-    /// The file's bytes; `nil` when there is no file.
-    func read() throws(SharedFileError) -> Data? {
+    /// Which file was read: its device and inode, which a replacement does not share.
+    typealias Identity = (device: UInt64, inode: UInt64)
+
+    /// The file's bytes and identity; `nil` when there is no file.
+    func read() throws(SharedFileError) -> (Data, Identity)? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -125,6 +134,7 @@ struct SharedFile: Sendable {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .read(String(cString: strerror(errno))) }
+        let identity = (UInt64(truncatingIfNeeded: status.st_dev), UInt64(truncatingIfNeeded: status.st_ino))
         let size = Int(clamping: status.st_size)
         guard size <= maximumSize else { throw .tooLarge(size: size, limit: maximumSize) }
         // Read to the end, within the limit: the file may have grown since fstat.
@@ -136,27 +146,44 @@ struct SharedFile: Sendable {
                 if errno == EINTR { continue }
                 throw .read(String(cString: strerror(errno)))
             }
-            if count == 0 { return data }
-            guard data.count <= maximumSize - count else {
-                throw .tooLarge(size: data.count + count, limit: maximumSize)
-            }
+            if count == 0 { return (data, identity) }
+            guard data.count <= maximumSize - count else { throw .tooLarge(size: data.count + count, limit: maximumSize) }
             data.append(contentsOf: buffer[..<count])
         }
     }
 
-    /// Moves the file to the first free `<name>.corrupt[-N]` beside it, and
-    /// returns the error to report. `link` never replaces an existing file,
-    /// so an earlier bad file stays.
-    func moveAside(reason: String) -> SharedFileError {
+    /// Moves the file that was read (`identity`) to the first free
+    /// `<name>.corrupt[-N]` beside it, and returns the error to report.
+    ///
+    /// The file at the path may no longer be the one read: another holder
+    /// or process may have replaced it since. So it is first taken away
+    /// under a private name (`rename` is atomic) and checked; a newer file
+    /// is put back, unless an even newer one has arrived meanwhile, and
+    /// nothing is moved aside. `link` never replaces an existing file, so
+    /// an earlier bad file stays.
+    func moveAside(_ identity: Identity, reason: String) -> SharedFileError {
+        let folder = url.deletingLastPathComponent()
+        let taken = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).corrupting").path
+        guard rename(url.path, taken) == 0 else { return .corrupt(movedTo: nil, reason: reason) }
+        var status = stat()
+        let same =
+            stat(taken, &status) == 0 && UInt64(truncatingIfNeeded: status.st_dev) == identity.device
+            && UInt64(truncatingIfNeeded: status.st_ino) == identity.inode
+        guard same else {
+            _ = link(taken, url.path)  // fails when an even newer file is there: that one wins
+            unlink(taken)
+            return .corrupt(movedTo: nil, reason: reason)
+        }
         for attempt in 1...100 {
-            let name = url.lastPathComponent + (attempt == 1 ? ".corrupt" : ".corrupt-\(attempt)")
-            let aside = url.deletingLastPathComponent().appendingPathComponent(name)
-            if link(url.path, aside.path) == 0 {
-                unlink(url.path)
+            let aside = folder.appendingPathComponent(
+                url.lastPathComponent + (attempt == 1 ? ".corrupt" : ".corrupt-\(attempt)")
+            )
+            if link(taken, aside.path) == 0 {
+                unlink(taken)
                 return .corrupt(movedTo: aside, reason: reason)
             }
             if errno != EEXIST { break }
         }
-        return .corrupt(movedTo: nil, reason: reason)
+        return .corrupt(movedTo: URL(fileURLWithPath: taken), reason: reason)
     }
 }

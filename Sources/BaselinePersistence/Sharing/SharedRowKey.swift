@@ -23,6 +23,10 @@ extension SharedKey where Value: Codable {
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder()
     ) -> SharedKey {
+        // The database object is part of the id: one opened again (after a
+        // close) is another hub, with its own reads and writes; connections
+        // to one file still hear each other through the folder's watch.
+        let connection = UInt(bitPattern: ObjectIdentifier(database).hashValue)
         let place: String
         let folder: URL?
         switch database.location {
@@ -30,11 +34,11 @@ extension SharedKey where Value: Codable {
             place = url.standardizedFileURL.path
             folder = url.standardizedFileURL.deletingLastPathComponent()
         case .inMemory:
-            place = "memory-\(UInt(bitPattern: ObjectIdentifier(database).hashValue))"
+            place = "memory"
             folder = nil
         }
         return SharedKey(
-            id: "row:\(place)#\(name)",
+            id: "row:\(place)@\(connection)#\(name)",
             load: {
                 // A read: a write here would change the log, and the watch would load again.
                 let data = try await database.read { db in try SharedRows.fetchIfPresent(name, db) }

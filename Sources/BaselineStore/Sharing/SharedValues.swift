@@ -16,12 +16,21 @@ public final class SharedValues: Sendable {
     /// The values of this process: what stores use unless told otherwise.
     public static let process = SharedValues()
 
-    /// The one hub for `key`, made at its first use and kept for the
-    /// process's life (an in-memory value lives there).
+    /// The one hub for `key`. An in-memory value's hub is kept for the
+    /// process's life (the value lives there); a stored value's is replaced
+    /// by one with the key given when it is idle (no holder, nothing being
+    /// saved: its value is in the file or the row), so a key made again
+    /// with other options takes effect, and idle hubs are dropped as others
+    /// are made, so keys made per item do not pile up.
     func hub<Value: Equatable & Sendable>(for key: SharedKey<Value>) -> SharedHub<Value> {
         hubs.withLock { hubs in
             let id = HubKey(id: key.id, type: ObjectIdentifier(Value.self))
-            if let hub = hubs[id] as? SharedHub<Value> { return hub }
+            if let hub = hubs[id] as? SharedHub<Value>, key.save == nil || !hub.isIdle {
+                return hub
+            }
+            if hubs.count >= 64 {
+                hubs = hubs.filter { !(($0.value as? any IdleCheck)?.isIdle ?? false) }
+            }
             let hub = SharedHub(key)
             hubs[id] = hub
             return hub
@@ -32,7 +41,7 @@ public final class SharedValues: Sendable {
     /// been saved (or failed to), as a test does before reading a file.
     public func waitForSaves<Value: Equatable & Sendable>(of key: SharedKey<Value>) async {
         let hub = hub(for: key)
-        _ = await hub.saved(through: hub.lastWrite)
+        await hub.saved(through: hub.lastWrite)
     }
 
     private struct HubKey: Hashable {
@@ -55,39 +64,66 @@ extension DependencyValues {
     }
 }
 
-/// What a hub tells the holders following it.
+/// A hub that can say whether dropping it loses nothing.
+protocol IdleCheck {
+    /// No holder, nothing being saved, and its value stored elsewhere.
+    var isIdle: Bool { get }
+}
+
+/// What a hub tells the holders following it, in order.
 enum SharedEvent<Value: Sendable>: Sendable {
     /// The stored value, or another holder's or process's change.
     case value(Value?)
     /// The stored value could not be read.
-    case failed(SharedFailure)
+    case loadFailed(SharedFailure)
+    /// A change could not be saved.
+    case saveFailed(SharedFailure)
+    /// A change was saved after a save had failed.
+    case saved
 }
 
-/// One key's value in a process: its holders, its loading, its saves, and
-/// its watch for changes made elsewhere.
+/// One key's value in a process: its holders, its loads, its saves, and its
+/// watch for changes made elsewhere.
 ///
-/// Writes are numbered. A load that was under way when a write arrived is
-/// dropped (the write is newer), and so is a reload while a save is pending:
-/// the value that save writes is newer than what the reload read. So no
-/// holder sees an older value after a newer one.
-final class SharedHub<Value: Equatable & Sendable>: Sendable {
+/// - **One load at a time.** A load asked for while one runs (a change
+///   signalled from outside, a holder joining) runs after it, so results
+///   arrive in the order they were read.
+/// - **Writes win over reads.** Writes are numbered; a load that was under
+///   way when a write was made, or that read while a save was pending, read
+///   an older value than the hub's and is dropped. A holder applies a value
+///   only if it is still the hub's (``isCurrent(_:)``), so no holder keeps
+///   an older value after a newer one, whichever order their actions run in.
+/// - **Saves one at a time**, the newest pending write each time; their
+///   failures, and the success that follows one, go to every holder.
+final class SharedHub<Value: Equatable & Sendable>: Sendable, IdleCheck {
     let key: SharedKey<Value>
 
     private struct State: Sendable {
         var current: Value?
+        /// Whether a load has settled what the holders were told.
         var loaded = false
+        /// The last load's failure, told to holders that join after it.
+        var loadFailure: SharedFailure?
         var loading = false
+        var loadAgain = false
+        /// Counts the times the last holder left: a load from before is stale.
+        var generation: UInt64 = 0
         var holders: [UInt64: AsyncStream<SharedEvent<Value>>.Continuation] = [:]
         var watch: Task<Void, Never>?
         /// Numbers the writes; the newest one's.
         var writes: UInt64 = 0
-        /// The newest write saved (or failed to), and how it went.
+        /// The newest write saved (or failed to), and whether the last save failed.
         var saved: UInt64 = 0
-        var lastSave: Result<Void, SharedFailure> = .success(())
+        var lastSaveFailed = false
         /// The newest write not yet handed to the saver.
         var pending: (value: Value, write: UInt64)?
         var saving = false
-        var waiters: [(write: UInt64, continuation: CheckedContinuation<Result<Void, SharedFailure>, Never>)] = []
+        var waiters: [UInt64: (write: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
+        var nextWaiter: UInt64 = 0
+
+        func tell(_ event: SharedEvent<Value>, except holder: UInt64? = nil) {
+            for (id, continuation) in holders where id != holder { continuation.yield(event) }
+        }
     }
 
     private let state = LockedValue(State())
@@ -96,38 +132,51 @@ final class SharedHub<Value: Equatable & Sendable>: Sendable {
         self.key = key
     }
 
+    var isIdle: Bool {
+        state.withLock { $0.holders.isEmpty && !$0.saving && !$0.loading && $0.waiters.isEmpty }
+    }
+
     /// The number of the newest write.
     var lastWrite: UInt64 { state.withLock { $0.writes } }
+
+    /// Whether `value` is the key's value now: what a holder checks before
+    /// applying a value that arrived, in case a newer write overtook it.
+    func isCurrent(_ value: Value) -> Bool {
+        state.withLock { $0.current == value }
+    }
 
     /// The events for `holder`: the stored value first (once loaded), then
     /// every change it did not make itself, until the stream is dropped.
     func follow(as holder: UInt64) -> AsyncStream<SharedEvent<Value>> {
         let (stream, continuation) = AsyncStream.makeStream(of: SharedEvent<Value>.self)
         // The watch begins before the first load, so that no change made
-        // after the load read the value is missed. (One made for a holder
-        // that finds a watch running is dropped, ending its watch.)
-        let changes = state.withLock { $0.watch == nil } ? key.changes() : nil
-        let startLoad = state.withLock { state -> Bool in
-            state.holders[holder] = continuation
-            if state.loaded {
-                continuation.yield(.value(state.current))
-            }
-            if state.watch == nil, let changes {
-                state.watch = Task { [weak self] in
-                    for await _ in changes {
-                        await self?.load(reporting: false)
+        // after the load read the value is missed. It is made outside the
+        // lock (it may touch the file system), and installed with the holder
+        // in one step, so a holder is never left without one.
+        var changes: AsyncStream<Void>?
+        while true {
+            let outcome = state.withLock { state -> Bool? in
+                if state.watch == nil {
+                    guard let changes else { return nil }
+                    state.watch = Task { [weak self] in
+                        for await _ in changes { self?.requestLoad() }
                     }
                 }
+                state.holders[holder] = continuation
+                if state.loaded {
+                    continuation.yield(state.loadFailure.map { .loadFailed($0) } ?? .value(state.current))
+                    return false
+                }
+                return true
             }
-            guard !state.loaded, !state.loading else { return false }
-            state.loading = true
-            return true
+            guard let needsLoad = outcome else {
+                changes = key.changes()
+                continue
+            }
+            continuation.onTermination = { [weak self] _ in self?.leave(holder) }
+            if needsLoad { requestLoad() }
+            return stream
         }
-        continuation.onTermination = { [weak self] _ in self?.leave(holder) }
-        if startLoad {
-            Task { await self.load(reporting: true) }
-        }
-        return stream
     }
 
     private func leave(_ holder: UInt64) {
@@ -135,46 +184,86 @@ final class SharedHub<Value: Equatable & Sendable>: Sendable {
             state.holders[holder] = nil
             guard state.holders.isEmpty, let watch = state.watch else { return nil }
             state.watch = nil
-            // Unwatched, a change made elsewhere would be missed: the next holder loads again.
-            if key.save != nil { state.loaded = false }
+            // Unwatched, a change made elsewhere would be missed: the next
+            // holder loads again, and a load running now is of the past.
+            if key.save != nil {
+                state.loaded = false
+                state.generation &+= 1
+            }
             return watch
         }
         watch?.cancel()
     }
 
-    /// Reads the stored value; the first load (`reporting`) tells every
-    /// holder what it found, a reload after an outside change only what differs.
-    private func load(reporting: Bool) async {
-        let before = state.withLock { $0.writes }
-        let result: Result<Value?, SharedFailure>
-        do {
-            result = .success(try await key.load())
-        } catch {
-            result = .failure(SharedFailure(error))
+    /// Loads the stored value, after the load running now if there is one.
+    private func requestLoad() {
+        let start = state.withLock { state -> Bool in
+            if state.loading {
+                state.loadAgain = true
+                return false
+            }
+            state.loading = true
+            return true
         }
-        state.withLock { state in
-            if reporting {
+        if start {
+            Task { await self.loadUntilSettled() }
+        }
+    }
+
+    /// Runs loads one after the other while more are asked for.
+    private func loadUntilSettled() async {
+        while true {
+            let (generation, writes) = state.withLock { ($0.generation, $0.writes) }
+            let result: Result<Value?, SharedFailure>
+            do {
+                result = .success(try await key.load())
+            } catch {
+                result = .failure(SharedFailure(error))
+            }
+            let again = state.withLock { state -> Bool in
+                if state.generation == generation {
+                    apply(result, readAfter: writes, to: &state)
+                }
+                if state.loadAgain {
+                    state.loadAgain = false
+                    return true
+                }
                 state.loading = false
-                state.loaded = true
+                return false
             }
-            // A write since the read began, or one not saved yet, is newer than what was read.
-            let superseded = state.writes != before || state.saving
-            let event: SharedEvent<Value>
-            switch result {
-            case .success(let value?) where !superseded:
-                guard reporting || value != state.current else { return }
+            if !again { return }
+        }
+    }
+
+    /// Settles what a load read, and tells the holders what changed for them.
+    private func apply(_ result: Result<Value?, SharedFailure>, readAfter writes: UInt64, to state: inout State) {
+        let first = !state.loaded
+        state.loaded = true
+        // A write since the read began, or one not saved yet, is newer than what was read.
+        if state.writes != writes || state.saving {
+            state.loadFailure = nil
+            if first { state.tell(.value(state.current)) }
+            return
+        }
+        switch result {
+        case let .success(value):
+            let failed = state.loadFailure != nil
+            state.loadFailure = nil
+            if let value, value != state.current {
                 state.current = value
-                event = .value(value)
-            case .success:
-                guard reporting else { return }
-                event = .value(state.current)
-            case .failure where superseded:
-                guard reporting else { return }
-                event = .value(state.current)
-            case .failure(let failure):
-                event = .failed(failure)
+                state.tell(.value(value))
+            } else if first || failed {
+                state.tell(.value(state.current))
             }
-            for continuation in state.holders.values { continuation.yield(event) }
+        case let .failure(failure):
+            // Cancelled (the last holder left): nothing was read.
+            if failure.error is CancellationError {
+                state.loaded = !first
+                return
+            }
+            guard first || state.loadFailure != failure else { return }
+            state.loadFailure = failure
+            state.tell(.loadFailed(failure))
         }
     }
 
@@ -182,12 +271,12 @@ final class SharedHub<Value: Equatable & Sendable>: Sendable {
     /// in the background; returns the write's number for ``saved(through:)``.
     func write(_ value: Value, from holder: UInt64?) -> UInt64 {
         let (write, startSaver) = state.withLock { state -> (UInt64, Bool) in
+            // Not `loaded`: holders waiting for the first load (the writer
+            // among them) hear from it, and it reports this value.
             state.current = value
-            state.loaded = true
+            state.loadFailure = nil
             state.writes &+= 1
-            for (id, continuation) in state.holders where id != holder {
-                continuation.yield(.value(value))
-            }
+            state.tell(.value(value), except: holder)
             guard key.save != nil else {
                 state.saved = state.writes
                 return (state.writes, false)
@@ -214,33 +303,47 @@ final class SharedHub<Value: Equatable & Sendable>: Sendable {
             state.pending = nil
             return pending
         }) {
-            let result: Result<Void, SharedFailure>
+            var failure: SharedFailure?
             do {
                 try await save(value)
-                result = .success(())
             } catch {
-                result = .failure(SharedFailure(error))
+                failure = SharedFailure(error)
             }
             let ready = state.withLock { state in
                 state.saved = write
-                state.lastSave = result
-                let ready = state.waiters.filter { $0.write <= write }
-                state.waiters.removeAll { $0.write <= write }
-                return ready.map(\.continuation)
+                if let failure {
+                    state.lastSaveFailed = true
+                    state.tell(.saveFailed(failure))
+                } else if state.lastSaveFailed {
+                    state.lastSaveFailed = false
+                    state.tell(.saved)
+                }
+                let ready = state.waiters.filter { $0.value.write <= write }
+                for id in ready.keys { state.waiters[id] = nil }
+                return ready.values.map(\.continuation)
             }
-            for continuation in ready { continuation.resume(returning: result) }
+            for continuation in ready { continuation.resume() }
         }
     }
 
-    /// Waits until write `write` (or a newer one) is saved; how that save went.
-    func saved(through write: UInt64) async -> Result<Void, SharedFailure> {
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Result<Void, SharedFailure>? in
-                guard state.saved < write else { return state.lastSave }
-                state.waiters.append((write, continuation))
-                return nil
+    /// Waits until write `write` (or a newer one) is saved or failed to be,
+    /// or the waiting task is cancelled.
+    func saved(through write: UInt64) async {
+        let id = state.withLock { state in
+            state.nextWaiter &+= 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state -> Bool in
+                    guard state.saved < write, !Task.isCancelled else { return true }
+                    state.waiters[id] = (write, continuation)
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if let done { continuation.resume(returning: done) }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 }

@@ -23,13 +23,19 @@ extension Reducer where Action: CasePathable {
     ///   differs from the key's last value here is the key's new value,
     ///   whoever changed it: the feature, a reducer before this one in the
     ///   body (a `BindingReducer`), or a parent (seen at the next action that
-    ///   reaches this reducer). The other holders receive
-    ///   it, and it is saved in the background, one save at a time, the
-    ///   newest last. A save that fails is ``SharedAction/saveFailed(_:)``
-    ///   (``Shared/saveError``); the next that succeeds clears it
-    ///   (``SharedAction/saved``). A change is saved even when the key is
-    ///   not followed, but send `.start` first: until the stored value is
-    ///   loaded, a change is made to the initial value.
+    ///   reaches this reducer). The other holders receive it, and it is
+    ///   saved in the background, one save at a time, the newest last.
+    ///   A save that fails reaches every holder that follows the key as
+    ///   ``SharedAction/saveFailed(_:)`` (``Shared/saveError``; the value
+    ///   stays as changed, in memory), and the next that succeeds as
+    ///   ``SharedAction/saved``. A change is saved even when the key is not
+    ///   followed, but send `.start` first: until the stored value is
+    ///   loaded, a change is made to the initial value, and save failures
+    ///   reach only holders that follow.
+    /// - **Order.** What arrives is applied only while it is still the key's
+    ///   value: a value overtaken by a newer write (this holder's own, made
+    ///   while it was on its way) is passed over, so every holder ends with
+    ///   the newest.
     /// - **Stop.** Following ends on ``SharedAction/stop`` and with the
     ///   store; like a fetched value's, a removed child's (``IfLet``,
     ///   ``ForEachReducer``) should be sent `.stop`.
@@ -99,7 +105,8 @@ where Parent.Action: CasePathable {
                 state[keyPath: path].isFollowing = false
                 state[keyPath: path].isLoading = false
             case let .loaded(value):
-                if let value {
+                // A value overtaken by a newer write (this holder's, say) is not applied: the newer one is here or on its way.
+                if let value, hub.isCurrent(value) {
                     state[keyPath: path].value = value
                     state[keyPath: path].synced = value
                 }
@@ -124,8 +131,7 @@ where Parent.Action: CasePathable {
             state[keyPath: path].synced = value
             let write = hub.write(value, from: state[keyPath: path].holder)
             if hub.key.save != nil {
-                let failing = state[keyPath: path].saveError != nil
-                own = own.merged(with: Effect.savingShared(hub, write: write, clearing: failing, in: self.action))
+                own = own.merged(with: Effect.savingShared(hub, write: write))
             }
         }
         return own.merged(with: parentEffect)
@@ -145,26 +151,20 @@ extension Effect {
             for await event in hub.follow(as: holder) {
                 switch event {
                 case let .value(value): await send(casePath.embed(.loaded(value)))
-                case let .failed(failure): await send(casePath.embed(.loadFailed(failure)))
+                case let .loadFailed(failure): await send(casePath.embed(.loadFailed(failure)))
+                case let .saveFailed(failure): await send(casePath.embed(.saveFailed(failure)))
+                case .saved: await send(casePath.embed(.saved))
                 }
             }
         }
     }
 
-    /// The effect that waits for write `write` to be saved and reports a
-    /// failure, or a success after a failure (`clearing`).
-    static func savingShared<Value: Equatable & Sendable>(
-        _ hub: SharedHub<Value>,
-        write: UInt64,
-        clearing: Bool,
-        in access: CaseAccess<Action, SharedAction<Value>>
-    ) -> Effect {
-        let casePath = access.casePath
-        return .run(name: "save shared \(hub.key.id)") { send in
-            switch await hub.saved(through: write) {
-            case .success: if clearing { await send(casePath.embed(.saved)) }
-            case let .failure(failure): await send(casePath.embed(.saveFailed(failure)))
-            }
+    /// The effect that waits for write `write` to be saved: what
+    /// `await store.send(…).finish()` waits for. How the save went reaches
+    /// the holders through the hub, in order with everything else.
+    static func savingShared<Value: Equatable & Sendable>(_ hub: SharedHub<Value>, write: UInt64) -> Effect {
+        .run(name: "save shared \(hub.key.id)") { _ in
+            await hub.saved(through: write)
         }
     }
 }
