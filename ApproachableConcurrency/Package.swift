@@ -26,6 +26,7 @@ let snippets = [
     "PersistenceAtAGlance", "PersistenceFiles", "PersistenceLiveQueries", "PersistenceObserving", "PersistenceOpening",
     "PersistencePerformance",
     "StoreAtAGlance", "StoreComposition", "StoreEffects", "StoreGettingStarted", "StoreObserving", "StorePerformance",
+    "StoreSharedValues",
 ]
 
 let http: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")

@@ -31,7 +31,8 @@ enum SharedValueBenchmarks {
         for round in 0..<3 {
             for variant in Variant.allCases {
                 let (seen, stored) = try await writes(variant, in: directory, round: round, count: 220)
-                visible[variant, default: Measurement(name: "write → other holder (\(variant.rawValue))")].samples += seen
+                visible[variant, default: Measurement(name: "write → other holder (\(variant.rawValue))")].samples +=
+                    seen
                 if variant.saves {
                     saved[variant, default: Measurement(name: "write → saved (\(variant.rawValue))")].samples += stored
                 }
@@ -105,10 +106,14 @@ enum SharedValueBenchmarks {
         let writerKey = try await key(separate: false)
         let readerKey = try await key(separate: variant.separate)
         let shared = SharedValues()
-        let writer = Store(initialState: Setting.State()) { Setting(key: writerKey) } withDependencies: {
+        let writer = Store(initialState: Setting.State()) {
+            Setting(key: writerKey)
+        } withDependencies: {
             $0.sharedValues = shared
         }
-        let reader = Store(initialState: Setting.State()) { Setting(key: readerKey) } withDependencies: {
+        let reader = Store(initialState: Setting.State()) {
+            Setting(key: readerKey)
+        } withDependencies: {
             $0.sharedValues = variant.separate ? SharedValues() : shared
         }
         writer.send(.number(.start))

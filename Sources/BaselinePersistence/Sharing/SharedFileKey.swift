@@ -147,7 +147,9 @@ struct SharedFile: Sendable {
                 throw .read(String(cString: strerror(errno)))
             }
             if count == 0 { return (data, identity) }
-            guard data.count <= maximumSize - count else { throw .tooLarge(size: data.count + count, limit: maximumSize) }
+            guard data.count <= maximumSize - count else {
+                throw .tooLarge(size: data.count + count, limit: maximumSize)
+            }
             data.append(contentsOf: buffer[..<count])
         }
     }

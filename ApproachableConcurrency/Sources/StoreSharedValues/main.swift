@@ -1,0 +1,1 @@
+../../../Snippets/Store/StoreSharedValues.swift
