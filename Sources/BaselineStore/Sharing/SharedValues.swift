@@ -8,7 +8,7 @@ import BaselineConcurrency
 /// share nothing in memory. Files and rows are shared through the file or
 /// the database as between processes.
 public final class SharedValues: Sendable {
-    private let hubs = LockedValue<[HubKey: any Sendable]>([:])
+    private let hubs = LockedValue<[HubKey: Entry]>([:])
 
     /// An empty set of shared values.
     public init() {}
@@ -17,22 +17,18 @@ public final class SharedValues: Sendable {
     public static let process = SharedValues()
 
     /// The one hub for `key`. An in-memory value's hub is kept for the
-    /// process's life (the value lives there); a stored value's is replaced
-    /// by one with the key given when it is idle (no holder, nothing being
-    /// saved: its value is in the file or the row), so a key made again
-    /// with other options takes effect, and idle hubs are dropped as others
-    /// are made, so keys made per item do not pile up.
+    /// process's life (the value lives there). A stored value's is held
+    /// weakly: its holders' effects and its saves keep it, and once they
+    /// are over it goes (its value is in the file or the row), so keys made
+    /// per item do not pile up, and a key made again with other options
+    /// (another connection, `ownerOnly`) takes effect.
     func hub<Value: Equatable & Sendable>(for key: SharedKey<Value>) -> SharedHub<Value> {
         hubs.withLock { hubs in
             let id = HubKey(id: key.id, type: ObjectIdentifier(Value.self))
-            if let hub = hubs[id] as? SharedHub<Value>, key.save == nil || !hub.isIdle {
-                return hub
-            }
-            if hubs.count >= 64 {
-                hubs = hubs.filter { !(($0.value as? any IdleCheck)?.isIdle ?? false) }
-            }
+            if let hub = hubs[id]?.hub as? SharedHub<Value> { return hub }
+            if hubs.count >= 64 { hubs = hubs.filter { $0.value.hub != nil } }
             let hub = SharedHub(key)
-            hubs[id] = hub
+            hubs[id] = key.save == nil ? .kept(hub) : .held(WeakHub(hub))
             return hub
         }
     }
@@ -40,13 +36,43 @@ public final class SharedValues: Sendable {
     /// Waits until every change written so far to `key`'s stored value has
     /// been saved (or failed to), as a test does before reading a file.
     public func waitForSaves<Value: Equatable & Sendable>(of key: SharedKey<Value>) async {
-        let hub = hub(for: key)
-        await hub.saved(through: hub.lastWrite)
+        await hub(for: key).waitForSaves()
+    }
+
+    /// Waits until every change written so far, to any key, has been saved
+    /// (or failed to): what an app does before it closes the database its
+    /// rows live in, or exits.
+    ///
+    /// ```swift
+    /// await SharedValues.process.waitForSaves()
+    /// try await database.close()
+    /// ```
+    public func waitForSaves() async {
+        let saving = hubs.withLock { hubs in hubs.values.compactMap { $0.hub as? any SavingHub } }
+        for hub in saving { await hub.waitForSaves() }
     }
 
     private struct HubKey: Hashable {
         let id: String
         let type: ObjectIdentifier
+    }
+
+    /// A hub kept for the process's life, or one held while in use.
+    private enum Entry: Sendable {
+        case kept(any AnyObject & Sendable)
+        case held(WeakHub)
+
+        var hub: (any AnyObject & Sendable)? {
+            switch self {
+            case let .kept(hub): hub
+            case let .held(weak): weak.hub
+            }
+        }
+    }
+
+    private struct WeakHub: Sendable {
+        weak var hub: (any AnyObject & Sendable)?
+        init(_ hub: any AnyObject & Sendable) { self.hub = hub }
     }
 }
 
@@ -64,10 +90,10 @@ extension DependencyValues {
     }
 }
 
-/// A hub that can say whether dropping it loses nothing.
-protocol IdleCheck {
-    /// No holder, nothing being saved, and its value stored elsewhere.
-    var isIdle: Bool { get }
+/// A hub whose saves can be waited for, whatever its value's type.
+protocol SavingHub: Sendable {
+    /// Returns once every write made so far is saved or failed to be.
+    func waitForSaves() async
 }
 
 /// What a hub tells the holders following it, in order.
@@ -95,7 +121,7 @@ enum SharedEvent<Value: Sendable>: Sendable {
 ///   an older value after a newer one, whichever order their actions run in.
 /// - **Saves one at a time**, the newest pending write each time; their
 ///   failures, and the success that follows one, go to every holder.
-final class SharedHub<Value: Equatable & Sendable>: Sendable, IdleCheck {
+final class SharedHub<Value: Equatable & Sendable>: SavingHub {
     let key: SharedKey<Value>
 
     private struct State: Sendable {
@@ -132,12 +158,12 @@ final class SharedHub<Value: Equatable & Sendable>: Sendable, IdleCheck {
         self.key = key
     }
 
-    var isIdle: Bool {
-        state.withLock { $0.holders.isEmpty && !$0.saving && !$0.loading && $0.waiters.isEmpty }
-    }
-
     /// The number of the newest write.
     var lastWrite: UInt64 { state.withLock { $0.writes } }
+
+    func waitForSaves() async {
+        await saved(through: lastWrite)
+    }
 
     /// Whether `value` is the key's value now: what a holder checks before
     /// applying a value that arrived, in case a newer write overtook it.

@@ -92,28 +92,41 @@ struct TodoRepositoryTests {
 
     @Test func aDatabaseFromTheFirstSchemaIsMigrated() async throws {
         let url = directory.url.appendingPathComponent("old.sqlite")
-        // Build a version-1 database, as the first release shipped it.
+        // Build a version-1 database, as the first release shipped it: dates as text.
         let old = try DatabaseQueue(path: url.path)
         try TodoSchema.migrator.migrate(old, upTo: "v1: todo table")
+        let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_764_160_200.125)]
         try await old.write { db in
-            try db.execute(
-                sql: "INSERT INTO todo (text, date) VALUES (?, ?)",
-                arguments: ["from v1", Date(timeIntervalSince1970: 0)]
-            )
+            for (index, date) in dates.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO todo (text, date) VALUES (?, ?)",
+                    arguments: ["from v1 #\(index)", date]
+                )
+            }
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(date) FROM todo") == "text")
         }
         try old.close()
 
         let upgraded = try await SQLiteDatabase.open(at: url, migrator: TodoSchema.migrator)
-        let (texts, indexes, applied) = try await upgraded.read { db in
+        let (todos, types, indexes, applied) = try await upgraded.read { db in
             (
-                try Todo.fetchAll(db).map(\.text),
+                try Todo.order(Todo.Columns.date, Todo.Columns.id).fetchAll(db),
+                try String.fetchAll(db, sql: "SELECT DISTINCT typeof(date) FROM todo"),
                 try db.indexes(on: "todo").map(\.name),
                 try TodoSchema.migrator.appliedIdentifiers(db)
             )
         }
-        #expect(texts == ["from v1"])
+        #expect(todos.map(\.text) == ["from v1 #0", "from v1 #1"])
+        // The same instants, to the millisecond the text kept.
+        for (todo, date) in zip(todos, dates) {
+            #expect(abs(todo.date.timeIntervalSince(date)) < 0.001)
+        }
+        #expect(
+            Set(types).isSubset(of: ["integer", "real"]),
+            "numbers (the column's affinity keeps a whole one as an integer)"
+        )
         #expect(indexes.contains("todo_on_date"))
-        #expect(applied == ["v1: todo table", "v2: index todos by date"])
+        #expect(applied == ["v1: todo table", "v2: index todos by date", "v3: dates as seconds since 1970"])
     }
 }
 

@@ -42,13 +42,25 @@ nonisolated extension Todo: FetchableRecord, MutablePersistableRecord {
         public static let date = Column(CodingKeys.date)
     }
 
-    /// Reads a row by hand rather than through `Decodable`: a search that
-    /// lists 10,000 items decodes them all, and `Decodable` costs several
-    /// times as much per row.
+    /// The columns a request for items selects, in this order: what
+    /// ``init(row:)`` reads by position.
+    public static var databaseSelection: [any SQLSelectable] { [Columns.id, Columns.text, Columns.date] }
+
+    /// Dates are stored as seconds since 1970 (a `REAL`): reading one is a
+    /// division, where the ISO 8601 text GRDB writes by default goes through
+    /// a calendar. A search that lists 10,000 items reads 10,000 dates.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .timeIntervalSince1970
+    }
+
+    /// Reads a row by hand rather than through `Decodable`, by position
+    /// (``databaseSelection``) rather than by name: a search that lists
+    /// 10,000 items decodes them all, and `Decodable`, or a lookup of each
+    /// column's name, costs several times as much per row.
     public init(row: Row) throws {
-        id = row[Columns.id]
-        text = row[Columns.text]
-        date = row[Columns.date]
+        id = row[0]
+        text = row[1]
+        date = Date(timeIntervalSince1970: row[2])
     }
 
     /// Takes the id the database assigned to the new row.

@@ -39,7 +39,7 @@ public nonisolated struct TodoRepository: Sendable {
     /// dated now. Either all are added or, if one is refused, none.
     public func add(contentsOf texts: [String]) async throws {
         let validated = try texts.map(Self.validated)
-        let date = now().databaseValue
+        let date = now().timeIntervalSince1970  // as Todo stores it
         try await database.write { db in
             // One prepared statement for the batch: encoding a record per row
             // costs more than SQLite's own work.

@@ -142,15 +142,20 @@ public final class SpacePhotosProgram: TerminalProgram {
         actions.cancelAll()
     }
 
-    /// Drops the running saves, stops the lists' live queries, cancels the
-    /// work keys started, lets the to-do writes finish, and waits for it all
-    /// to end: call it after the loop, before closing the databases.
+    /// Drops the running saves, stops the lists' live queries and the kept
+    /// values, cancels the work keys started, lets the to-do writes and the
+    /// kept values' saves finish, and waits for it all to end: call it after
+    /// the loop, before closing the databases.
     public func finish() async {
         store.send(.saved(.cancelSaves))
         // Else they would follow until the store goes, and read a closing database.
         store.send(.todos(.todos(.stop)))
         store.send(.saved(.photos(.stop)))
+        store.send(.tab(.stop))
+        store.send(.counter(.count(.stop)))
         actions.cancelAll()
         await actions.waitForAll()
+        // The last tab and count, on disk before the app ends.
+        await SharedValues.process.waitForSaves()
     }
 }
