@@ -33,12 +33,6 @@ public final class SharedValues: Sendable {
         }
     }
 
-    /// Waits until every change written so far to `key`'s stored value has
-    /// been saved (or failed to), as a test does before reading a file.
-    public func waitForSaves<Value: Equatable & Sendable>(of key: SharedKey<Value>) async {
-        await hub(for: key).waitForSaves()
-    }
-
     /// Waits until every change written so far, to any key, has been saved
     /// (or failed to): what an app does before it closes the database its
     /// rows live in, or exits.

@@ -84,7 +84,9 @@ where Parent.Action: CasePathable {
     /// changed value (see ``Reducer/sharing(_:action:_:)``).
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let path = self.state
-        let hub = DependencyValues.current.sharedValues.hub(for: key)
+        // Looked up only when needed: every action of the feature passes
+        // here, and a stored key's hub is made anew when none is in use.
+        let hub = { DependencyValues.current.sharedValues.hub(for: key) }
         var own = Effect<Parent.Action>.none
         if let shared = self.action.extract(action) {
             switch shared {
@@ -94,7 +96,7 @@ where Parent.Action: CasePathable {
                     state[keyPath: path].holder = holder
                     state[keyPath: path].isFollowing = true
                     state[keyPath: path].isLoading = true
-                    own = Effect.followingShared(hub, as: holder, in: self.action)
+                    own = Effect.followingShared(hub(), as: holder, in: self.action)
                         .cancellable(id: SharedEffects(path: path, holder: holder))
                 }
             case .stop:
@@ -106,7 +108,7 @@ where Parent.Action: CasePathable {
                 state[keyPath: path].isLoading = false
             case let .loaded(value):
                 // A value overtaken by a newer write (this holder's, say) is not applied: the newer one is here or on its way.
-                if let value, hub.isCurrent(value) {
+                if let value, hub().isCurrent(value) {
                     state[keyPath: path].value = value
                     state[keyPath: path].synced = value
                 }
@@ -129,8 +131,9 @@ where Parent.Action: CasePathable {
         let value = state[keyPath: path].value
         if value != state[keyPath: path].synced {
             state[keyPath: path].synced = value
+            let hub = hub()
             let write = hub.write(value, from: state[keyPath: path].holder)
-            if hub.key.save != nil {
+            if key.save != nil {
                 own = own.merged(with: Effect.savingShared(hub, write: write))
             }
         }
