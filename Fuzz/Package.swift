@@ -32,6 +32,7 @@ let fuzzTargets: [(name: String, dependencies: [String])] = [
     ("FuzzInputDecoder", []),
     ("FuzzEntityTagList", ["Crypto"]),
     ("FuzzCacheHeaders", ["BaselineHTTP", "HTTPTypes"]),
+    ("FuzzCacheRecord", ["BaselineHTTP", "HTTPTypes"]),
     ("FuzzContentRange", ["BaselineHTTP"]),
     ("FuzzClient", ["BaselineHTTP", "BaselineConcurrency", "HTTPTypes"]),
     ("FuzzByteRange", []),

@@ -33,7 +33,8 @@ struct DiskImageCacheTests {
     }
 
     @Test func evictsTheLeastRecentlyUsedByBytes() async throws {
-        let cache = try DiskImageCache(directory: directory.url, limit: 2 * fileSize(100))
+        // Over the limit, the oldest go until the files take nine tenths of it.
+        let cache = try DiskImageCache(directory: directory.url, limit: 2 * fileSize(100) + fileSize(100) / 2)
         await cache.store(bytes(1), for: a)
         await cache.store(bytes(2), for: b)
         _ = await cache.data(for: a)  // b is now the oldest
@@ -82,16 +83,32 @@ struct DiskImageCacheTests {
             [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
             ofItemAtPath: files.appendingPathComponent(DiskImageCache.fileName(for: b)).path
         )
-        // A smaller limit on reopening evicts the older one at once.
-        let reopened = try DiskImageCache(directory: directory.url, limit: fileSize(100))
-        #expect(await reopened.totalSize == fileSize(100))
+        // A write over the limit evicts the one used longest ago.
+        let reopened = try DiskImageCache(directory: directory.url, limit: 2 * fileSize(100) + fileSize(100) / 2)
+        await reopened.store(bytes(3), for: c)
+        #expect(await reopened.totalSize == 2 * fileSize(100))
         #expect(await reopened.data(for: b) == nil)
         #expect(await reopened.data(for: a) == bytes(1))
+        #expect(await reopened.data(for: c) == bytes(3))
     }
 
+    @Test func aSmallerLimitKeepsTheImageJustStored() async throws {
+        let cache = try DiskImageCache(directory: directory.url, limit: fileSize(100))
+        await cache.store(bytes(1), for: a)
+        await cache.store(bytes(2), for: b)
+        #expect(await cache.data(for: a) == nil)
+        #expect(await cache.data(for: b) == bytes(2))
+    }
+
+    /// A temporary file is removed once it is too old to be another
+    /// process's write in progress.
     @Test func removesLeftoverTemporaryFilesAndIgnoresStrangers() async throws {
         let leftover = directory.url.appendingPathComponent(".tmp-interrupted")
         try Data("half".utf8).write(to: leftover)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-7_200)],
+            ofItemAtPath: leftover.path
+        )
         let stranger = directory.url.appendingPathComponent("notes.txt")
         try Data("mine".utf8).write(to: stranger)
         let cache = try DiskImageCache(directory: directory.url, limit: 10_000)
@@ -100,15 +117,21 @@ struct DiskImageCacheTests {
         #expect(FileManager.default.fileExists(atPath: stranger.path))
     }
 
-    @Test func openingLeavesTheDirectoryAloneUntilTheFirstUse() async throws {
-        // Opening may happen on the main actor: the listing waits for the
-        // cache's own executor.
+    @Test func openingAndReadingLeaveTheDirectoryUnlistedUntilTheFirstWrite() async throws {
+        // Opening may happen on the main actor, and a hit must be quick.
         let leftover = directory.url.appendingPathComponent(".tmp-interrupted")
         try Data("half".utf8).write(to: leftover)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-7_200)],
+            ofItemAtPath: leftover.path
+        )
         let cache = try DiskImageCache(directory: directory.url, limit: 10_000)
-        #expect(FileManager.default.fileExists(atPath: leftover.path))
         #expect(await cache.contains(a) == false)
+        #expect(await cache.data(for: a) == nil)
+        #expect(FileManager.default.fileExists(atPath: leftover.path))
+        await cache.store(bytes(1), for: a)
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(await cache.contains(a))
     }
 
     @Test func removeAndRemoveAll() async throws {

@@ -234,7 +234,10 @@ enum ImageBenchmarks {
             setUp: {
                 Store(initialState: PhotoCatalog.State()) {
                     PhotoCatalog(
-                        source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                        source: PhotoSource(
+                            randomDates: { _ in PhotoSource.Days(days) },
+                            photo: { try await api.photo(on: $0) }
+                        ),
                         count: 50,
                         maximumConcurrentFetches: 8
                     )

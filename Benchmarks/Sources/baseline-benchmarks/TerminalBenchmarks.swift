@@ -38,7 +38,7 @@ enum TerminalBenchmarks {
         // The same days every run, so the same image is measured.
         let photos = PhotoAPI(client: HTTPClient(baseURL: server.baseURL))
         dependencies.photoSource = PhotoSource(
-            randomDates: { count in try await photos.randomDates(count: count, seed: 7) },
+            randomDates: { count in try await photos.randomDays(count: count, seed: 7) },
             photo: { date in try await photos.photo(on: date) }
         )
         try await dependencies.todos.add(contentsOf: (1...10_000).map { "To-do \($0): 富士山に登る and look at the stars" })

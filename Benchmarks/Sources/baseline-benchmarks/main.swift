@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [body-parsing]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -37,6 +37,15 @@ if wants("images") {
 
 if selected.contains("http-overhead") {
     try await ClientOverheadBenchmarks.run()
+}
+
+if wants("http-cache") {
+    try await HTTPCacheBenchmarks.run()
+}
+
+if selected.contains("http-cache-probe") {
+    // A child of the disk-hit allocation row: hits, then exit.
+    try await HTTPCacheBenchmarks.probe()
 }
 
 if wants("terminal") {

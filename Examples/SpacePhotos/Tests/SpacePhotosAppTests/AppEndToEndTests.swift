@@ -240,6 +240,86 @@ struct AppEndToEndTests {
         Self.reportLatencies(in: directory)
     }
 
+    /// `spacephotos serve` in a process of its own, on a free port, until `stop()`.
+    struct ServerProcess {
+        let process: Process
+        let url: String
+
+        static func start() async throws -> ServerProcess {
+            let process = Process()
+            process.executableURL = try AppEndToEndTests.binary()
+            process.arguments = ["serve", "--port", "0"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            let (chunks, continuation) = AsyncStream<String>.makeStream()
+            output.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty {
+                    handle.readabilityHandler = nil
+                    continuation.finish()
+                } else {
+                    continuation.yield(String(decoding: data, as: UTF8.self))
+                }
+            }
+            try process.run()
+            var text = ""
+            for await chunk in chunks {
+                text += chunk
+                // "Serving on http://127.0.0.1:PORT — demo login: …"
+                if let start = text.range(of: "Serving on ")?.upperBound,
+                    let end = text[start...].firstIndex(of: " ")
+                {
+                    return ServerProcess(process: process, url: String(text[start..<end]))
+                }
+            }
+            throw ServerDidNotStart(output: text)
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    struct ServerDidNotStart: Error {
+        var output: String
+    }
+
+    /// The catalog outlives the server: a launch that cannot reach it shows
+    /// the list and the member kept on disk from the last one, marked offline.
+    @Test func aLaunchWithoutTheServerShowsTheLastCatalogOffline() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerProcess.start()
+        var run = try Run.start(in: directory, arguments: ["--server", server.url])
+        try await run.terminal.waitFor("Log in to SpacePhotos")
+        try await run.terminal.type("astro")
+        try await run.terminal.press("Tab")
+        try await run.terminal.type("stardust-42")
+        try await run.terminal.press("Enter")
+        try await run.terminal.waitForScreen("the main screen") { $0.contains("1 Photos") && $0.contains("★ Astro") }
+        try await run.terminal.press("1")
+        let online = try await run.terminal.waitForScreen("the catalog") {
+            $0.contains("12 photos") && $0.contains("[ Save ]")
+        }
+        let title = try #require(Self.selectedTitle(on: online))
+        #expect(!online.contains("offline"))
+        try await run.terminal.press("q")
+        try await run.expectTerminalRestored()
+        await run.terminal.close()
+
+        server.stop()
+        run = try Run.start(in: directory, arguments: ["--server", server.url])
+        let offline = try await run.terminal.waitForScreen("the kept catalog, marked offline") {
+            $0.contains("★ Astro") && $0.contains("12 photos · offline, as last seen")
+        }
+        #expect(Self.selectedTitle(on: offline) == title)
+        try await run.terminal.press("q")
+        try await run.expectTerminalRestored()
+        await run.terminal.close()
+    }
+
     @Test func aTerminalTooSmallShowsAMessage() async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

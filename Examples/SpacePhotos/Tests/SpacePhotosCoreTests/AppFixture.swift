@@ -61,7 +61,7 @@ struct AppFixture: Sendable {
                 member: { member }
             ),
             photoSource: PhotoSource(
-                randomDates: { _ in photos.map(\.date) },
+                randomDates: { _ in PhotoSource.Days(photos.map(\.date)) },
                 photo: { date in
                     guard let photo = photos.first(where: { $0.date == date }) else {
                         throw URLError(.fileDoesNotExist)

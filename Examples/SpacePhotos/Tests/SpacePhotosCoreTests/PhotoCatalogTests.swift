@@ -27,7 +27,7 @@ struct PhotoCatalogTests {
         let loads = LockedValue(batches[...])
         let photo = self.photo
         let source = PhotoSource(
-            randomDates: { _ in loads.withLock { $0.popFirst() ?? [] } },
+            randomDates: { _ in PhotoSource.Days(loads.withLock { $0.popFirst() ?? [] }) },
             photo: { date in try await photo(date) }
         )
         return Self.store(
@@ -148,7 +148,7 @@ struct PhotoCatalogTests {
         let loads = LockedValue([first, second][...])
         let gate = ControllableCall<Date, SpacePhoto>()
         let source = PhotoSource(
-            randomDates: { _ in loads.withLock { $0.popFirst() ?? [] } },
+            randomDates: { _ in PhotoSource.Days(loads.withLock { $0.popFirst() ?? [] }) },
             photo: { date in
                 if first.contains(date) {
                     // Unstructured, so cancellation does not reach the double.
@@ -169,6 +169,34 @@ struct PhotoCatalogTests {
         #expect(catalog.state.items.map(\.date) == second)
     }
 
+    @Test func aListKeptFromAnEarlierAnswerIsMarkedOfflineUntilTheServerAnswers() async throws {
+        let days = [Self.day(1)]
+        let offline = LockedValue([true, false][...])
+        let photo = self.photo
+        let source = PhotoSource(
+            randomDates: { _ in PhotoSource.Days(days, isServedWhileOffline: offline.withLock { $0.popFirst()! }) },
+            photo: { date in try await photo(date) }
+        )
+        let catalog = TestStore(initialState: PhotoCatalog.State()) { PhotoCatalog(source: source, count: 1) }
+        for isOffline in [true, false] {
+            await catalog.send(.updateItems) { $0.isLoading = true }
+            await catalog.receive(.progressed(LoadProgress(completed: 0, total: 1, failed: 0))) {
+                $0.progress = LoadProgress(completed: 0, total: 1, failed: 0)
+            }
+            try await calls(1)[0].resume(returning: Self.photo(for: days[0]))
+            await catalog.receive(.progressed(LoadProgress(completed: 1, total: 1, failed: 0))) {
+                $0.progress = LoadProgress(completed: 1, total: 1, failed: 0)
+            }
+            await catalog.receive(.loaded([Self.photo(for: days[0])], failures: 0, offline: isOffline)) {
+                $0.isLoading = false
+                $0.progress = nil
+                $0.items = [Self.photo(for: days[0])]
+                $0.isOffline = isOffline
+            }
+        }
+        await catalog.finish()
+    }
+
     @Test func aFailedListOfDaysKeepsTheItemsAndSaysWhy() async throws {
         let days = [Self.day(1)]
         let attempts = LockedValue(0)
@@ -180,7 +208,7 @@ struct PhotoCatalogTests {
                     return value
                 }
                 if attempt > 1 { throw URLError(.cannotConnectToHost) }
-                return days
+                return PhotoSource.Days(days)
             },
             photo: { date in try await photo(date) }
         )

@@ -22,7 +22,10 @@ struct CatalogIntegrationTests {
             #expect(Set(days).count == 50)
             let catalog = Store(initialState: PhotoCatalog.State()) {
                 PhotoCatalog(
-                    source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                    source: PhotoSource(
+                        randomDates: { _ in PhotoSource.Days(days) },
+                        photo: { try await api.photo(on: $0) }
+                    ),
                     count: 50,
                     maximumConcurrentFetches: 8
                 )
@@ -43,7 +46,10 @@ struct CatalogIntegrationTests {
             let days = (["2000-05-05"] + failing + ["2003-03-03"]).compactMap(PhotoDay.date(from:))
             let catalog = Store(initialState: PhotoCatalog.State()) {
                 PhotoCatalog(
-                    source: PhotoSource(randomDates: { _ in days }, photo: { try await api.photo(on: $0) }),
+                    source: PhotoSource(
+                        randomDates: { _ in PhotoSource.Days(days) },
+                        photo: { try await api.photo(on: $0) }
+                    ),
                     count: 4
                 )
             }

@@ -52,6 +52,16 @@ import HTTPTypes
 /// keys entries on the URL only, not on `Authorization`. Clear the store when
 /// the user changes.
 ///
+/// **Offline.** With `servesStaleWhenOffline`, a `GET` that cannot reach the
+/// server (no connection, connection lost, timed out) is answered from the
+/// store however old the entry is, as RFC 9111 §4.2.4 allows a disconnected
+/// cache, unless the entry said `no-cache` or `must-revalidate`. The answer
+/// says so: ``HTTPTypes/HTTPResponse/isServedWhileOffline``. So that there is something
+/// to show, `200` responses that say neither freshness nor validators are
+/// then stored too (a `200` is cacheable by default, RFC 9111 §3), and used
+/// only offline. Pair it with ``DiskCacheStore`` for an app that shows its
+/// last data after a relaunch without a network.
+///
 /// Ordering: inside retry and authentication (a revalidation gets retried and
 /// authenticated like any request), outside coalescing (concurrent misses
 /// then share one network call).
@@ -64,6 +74,9 @@ public struct ResponseCache: HTTPMiddleware {
     /// length is not announced; a larger one fails with
     /// ``HTTPClientError/responseTooLarge(limit:)``, as it would in the client.
     public let maximumResponseSize: Int
+    /// Whether a `GET` that cannot reach the server is answered from the
+    /// store, however old the entry (see "Offline" above).
+    public let servesStaleWhenOffline: Bool
     private let now: @Sendable () -> Date
 
     /// Creates the middleware.
@@ -72,16 +85,21 @@ public struct ResponseCache: HTTPMiddleware {
     ///   - store: Where entries are kept.
     ///   - maximumEntrySize: The largest body stored.
     ///   - maximumResponseSize: Match the client's `maximumResponseSize`.
+    ///   - servesStaleWhenOffline: Whether a `GET` that cannot reach the
+    ///     server is answered from the store, marked with
+    ///     ``HTTPTypes/HTTPResponse/isServedWhileOffline``.
     ///   - now: The current date, for freshness.
     public init(
         store: any HTTPCacheStore = MemoryCacheStore(byteLimit: 10 * 1024 * 1024),
         maximumEntrySize: Int = 1024 * 1024,
         maximumResponseSize: Int = 16 * 1024 * 1024,
+        servesStaleWhenOffline: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.maximumEntrySize = maximumEntrySize
         self.maximumResponseSize = maximumResponseSize
+        self.servesStaleWhenOffline = servesStaleWhenOffline
         self.now = now
     }
 
@@ -108,9 +126,11 @@ public struct ResponseCache: HTTPMiddleware {
 
         var outgoing = request
         var stale: CachedResponse?
+        var stored: CachedResponse?
         if !directives.noCache, let entry = await store.cachedResponse(for: key) {
             let now = now()
             if entry.isFresh(at: now) { return served(entry, at: now) }
+            stored = entry
             if entry.canBeRevalidated {
                 stale = entry
                 outgoing.headerFields[.ifNoneMatch] = entry.response.headerFields[.eTag]
@@ -118,7 +138,20 @@ public struct ResponseCache: HTTPMiddleware {
             }
         }
 
-        let (response, responseBody) = try await next(outgoing, body)
+        var response: HTTPResponse
+        let responseBody: HTTPBody
+        do {
+            (response, responseBody) = try await next(outgoing, body)
+            // Only this cache says a response was served offline.
+            response.headerFields[.baselineServedOffline] = nil
+        } catch {
+            guard servesStaleWhenOffline, let stored, Self.saysOffline(error) else { throw error }
+            let directives = CacheControl(stored.response.headerFields)
+            guard !directives.noCache, !directives.mustRevalidate else { throw error }
+            var answer = served(stored, at: now())
+            answer.0.headerFields[.baselineServedOffline] = "?1"
+            return answer
+        }
         if response.status == .notModified, let stale {
             await responseBody.releaseUnread()
             guard stale.isSelected(byNotModified: response.headerFields) else {
@@ -140,7 +173,8 @@ public struct ResponseCache: HTTPMiddleware {
             }
             return served(updated, at: now)
         }
-        return try await storing(response, body: responseBody, for: key, replacing: stale != nil)
+        // Any entry is outdated by a new answer, kept for revalidation or for offline use.
+        return try await storing(response, body: responseBody, for: key, replacing: stored != nil)
     }
 
     /// Stores `response` when it may be stored and returns it; otherwise,
@@ -175,15 +209,44 @@ public struct ResponseCache: HTTPMiddleware {
         let directives = CacheControl(fields)
         guard !directives.noStore, Vary(fields).allowsURLKeyedStorage else { return false }
         let saysFreshness = directives.maxAge != nil || fields[.expires] != nil
-        return saysFreshness || fields[.eTag] != nil || fields[.lastModified] != nil
+        // Offline, any 200 is worth keeping: it is never served fresh, as its lifetime is zero.
+        return saysFreshness || fields[.eTag] != nil || fields[.lastModified] != nil || servesStaleWhenOffline
     }
 
     /// The stored response as an answer, with its current `Age`.
     private func served(_ entry: CachedResponse, at now: Date) -> (HTTPResponse, HTTPBody) {
         var response = entry.response
         response.headerFields[.age] = String(DeltaSeconds.clamping(entry.age(at: now)))
+        response.headerFields[.baselineServedOffline] = nil
         return (response, HTTPBody(entry.body))
     }
+
+    /// Whether `error` says the server could not be reached, rather than
+    /// that it answered badly.
+    static func saysOffline(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case let .transport(underlying): return saysOffline(underlying)
+            case .timedOut: return true
+            default: return false
+            }
+        case let failure as TransportFailure:
+            switch failure.reason {
+            case .cannotConnect, .connectionLost, .timedOut: return true
+            case .malformedResponse, .other: return false
+            }
+        case let error as URLError:
+            return offlineURLErrors.contains(error.code)
+        default:
+            return false
+        }
+    }
+
+    private static let offlineURLErrors: Set<URLError.Code> = [
+        .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost,
+        .timedOut, .internationalRoamingOff, .dataNotAllowed,
+    ]
 
     private static let invalidatingMethods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
 
@@ -191,4 +254,25 @@ public struct ResponseCache: HTTPMiddleware {
     static func key(for request: HTTPRequest) -> String {
         request.urlText
     }
+}
+
+extension HTTPField.Name {
+    /// Set by ``ResponseCache`` on a stored response it served because the
+    /// server could not be reached.
+    static let baselineServedOffline = HTTPField.Name("Baseline-Served-Offline")!
+}
+
+extension HTTPResponse {
+    /// Whether ``ResponseCache`` answered from its store because the server
+    /// could not be reached: the data may be out of date, and a screen
+    /// should say so.
+    public var isServedWhileOffline: Bool {
+        headerFields[.baselineServedOffline] == "?1"
+    }
+}
+
+extension Response {
+    /// Whether ``ResponseCache`` answered from its store because the server
+    /// could not be reached (``HTTPTypes/HTTPResponse/isServedWhileOffline``).
+    public var isServedWhileOffline: Bool { head.isServedWhileOffline }
 }

@@ -63,10 +63,14 @@ extension AppDependencies {
     /// - Parameters:
     ///   - imageCache: A directory for downloaded images that outlive the
     ///     run, or `nil` for memory only.
+    ///   - responseCache: A directory for the catalog's and the member's
+    ///     answers, kept so that a launch without the server shows the last
+    ///     ones (marked offline); `nil` for none. Emptied at log out.
     public static func live(
         serverURL: URL,
         dataDirectory: URL,
         imageCache: URL? = nil,
+        responseCache: URL? = nil,
         logger: Logger = Logger(label: "spacephotos.app")
     ) async throws -> AppDependencies {
         try FileManager.default.createDirectory(
@@ -77,7 +81,27 @@ extension AppDependencies {
         let client = HTTPClient(baseURL: serverURL)
         let authAPI = AuthAPI(client: client)
         let tokens = SessionTokens(directory: dataDirectory, authAPI: authAPI)
-        let memberClient = HTTPClient(baseURL: serverURL, middleware: [BearerAuthentication(provider: tokens)])
+        // Answers kept on disk and shown when the server cannot be reached;
+        // images have their own disk cache, so their client has none.
+        let responses = responseCache.map { DiskCacheStore(directory: $0, byteLimit: 32 * 1_048_576) }
+        let caching: [any HTTPMiddleware] =
+            responses.map {
+                [ResponseCache(store: $0, servesStaleWhenOffline: true)]
+            } ?? []
+        let catalogClient = HTTPClient(baseURL: serverURL, middleware: caching)
+        let memberClient = HTTPClient(
+            baseURL: serverURL,
+            middleware: [BearerAuthentication(provider: tokens)] + caching
+        )
+        var session = SessionClient.live(tokens: tokens, authAPI: authAPI, memberAPI: MemberAPI(client: memberClient))
+        if let responses {
+            // What one member saw is not the next one's to see.
+            let logOut = session.logOut
+            session.logOut = {
+                try await logOut()
+                await responses.removeAll()
+            }
+        }
 
         var configuration = ImagePipeline.Configuration()
         if let imageCache {
@@ -98,8 +122,8 @@ extension AppDependencies {
             configuration: database
         )
         return AppDependencies(
-            session: .live(tokens: tokens, authAPI: authAPI, memberAPI: MemberAPI(client: memberClient)),
-            photoSource: .live(client: client),
+            session: session,
+            photoSource: .live(client: catalogClient),
             pipeline: ImagePipeline(client: client, configuration: configuration),
             savedPhotos: saved,
             todos: TodoRepository(database: todos),

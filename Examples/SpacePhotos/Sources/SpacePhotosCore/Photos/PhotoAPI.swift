@@ -23,15 +23,22 @@ public struct PhotoAPI: Sendable {
     /// `count` distinct random days that have a photo (`GET /photos/dates`);
     /// the same `seed` gives the same days.
     public func randomDates(count: Int, seed: UInt64? = nil) async throws -> [Date] {
+        try await randomDays(count: count, seed: seed).dates
+    }
+
+    /// ``randomDates(count:seed:)``, saying whether the list was kept from
+    /// an earlier answer because the server could not be reached.
+    public func randomDays(count: Int, seed: UInt64? = nil) async throws -> PhotoSource.Days {
         var query = [URLQueryItem(name: "count", value: String(count))]
         if let seed { query.append(URLQueryItem(name: "seed", value: String(seed))) }
-        let days = try await client.send(Request<[String]>.get("/photos/dates", query: query)).value
-        return try days.map { day in
+        let response = try await client.send(Request<[String]>.get("/photos/dates", query: query))
+        let dates = try response.value.map { day in
             guard let date = PhotoDay.date(from: day) else {
                 throw HTTPClientError.decodingFailed(underlying: PhotoDayError(text: day), bodyExcerpt: day)
             }
             return date
         }
+        return PhotoSource.Days(dates, isServedWhileOffline: response.isServedWhileOffline)
     }
 }
 

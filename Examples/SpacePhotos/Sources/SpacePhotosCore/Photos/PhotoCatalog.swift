@@ -22,6 +22,8 @@ import Foundation
 /// - A new ``Action/updateItems`` while one is running supersedes it: the
 ///   earlier one is cancelled, and only the newest result is shown: two
 ///   loads never interleave.
+/// - When the server cannot be reached and the source answers with the
+///   list it kept from the last time, ``State/isOffline`` says so.
 public struct PhotoCatalog: Reducer {
     /// What the catalog shows.
     public struct State: Equatable, Sendable {
@@ -37,6 +39,9 @@ public struct PhotoCatalog: Reducer {
         /// Why the last load found no photos at all (the list of days could
         /// not be fetched); `nil` after a load that worked.
         public var errorMessage: String?
+        /// Whether the last completed load's list is the one kept from an
+        /// earlier answer, because the server could not be reached.
+        public var isOffline: Bool
 
         /// An empty catalog; nothing loads until ``Action/updateItems``.
         public init(
@@ -44,13 +49,15 @@ public struct PhotoCatalog: Reducer {
             failedCount: Int = 0,
             isLoading: Bool = false,
             progress: LoadProgress? = nil,
-            errorMessage: String? = nil
+            errorMessage: String? = nil,
+            isOffline: Bool = false
         ) {
             self.items = items
             self.failedCount = failedCount
             self.isLoading = isLoading
             self.progress = progress
             self.errorMessage = errorMessage
+            self.isOffline = isOffline
         }
     }
 
@@ -63,8 +70,9 @@ public struct PhotoCatalog: Reducer {
         case cancel
         /// The running load's progress.
         case progressed(LoadProgress)
-        /// The load ended with these photos, `failures` of them left out.
-        case loaded([SpacePhoto], failures: Int)
+        /// The load ended with these photos, `failures` of them left out;
+        /// `offline` when the list was kept from an earlier answer.
+        case loaded([SpacePhoto], failures: Int, offline: Bool)
         /// The list of days could not be fetched; the message says why.
         case loadFailed(String)
     }
@@ -100,7 +108,7 @@ public struct PhotoCatalog: Reducer {
                     // A superseded load's progress is dropped: its sends do nothing once cancelled.
                     await send(.progressed(progress))
                 }
-                await send(.loaded(loaded.photos, failures: loaded.failures))
+                await send(.loaded(loaded.photos, failures: loaded.failures, offline: loaded.isOffline))
             } catch: { error, send in
                 await send(.loadFailed(ErrorMessage.line("The catalog could not be loaded", error)))
             }
@@ -115,12 +123,13 @@ public struct PhotoCatalog: Reducer {
             state.progress = progress
             return .none
 
-        case let .loaded(photos, failures):
+        case let .loaded(photos, failures, offline):
             state.isLoading = false
             state.progress = nil
             state.items = photos
             state.failedCount = failures
             state.errorMessage = nil
+            state.isOffline = offline
             return .none
 
         case let .loadFailed(message):
@@ -134,6 +143,7 @@ public struct PhotoCatalog: Reducer {
     struct Loaded: Sendable {
         var photos: [SpacePhoto]
         var failures: Int
+        var isOffline: Bool
     }
 
     /// Fetches the photos of `count` random days, `maximumConcurrentFetches`
@@ -144,7 +154,8 @@ public struct PhotoCatalog: Reducer {
         maximumConcurrentFetches: Int,
         progress report: @Sendable (LoadProgress) async -> Void = { _ in }
     ) async throws -> Loaded {
-        let dates = try await source.randomDates(count)
+        let days = try await source.randomDates(count)
+        let dates = days.dates
         var progress = LoadProgress(completed: 0, total: dates.count, failed: 0)
         await report(progress)
         var slots = [SpacePhoto?](repeating: nil, count: dates.count)
@@ -171,7 +182,7 @@ public struct PhotoCatalog: Reducer {
         }
         // Answers that failed because we were cancelled are not failures.
         try Task.checkCancellation()
-        return Loaded(photos: slots.compactMap { $0 }, failures: failures)
+        return Loaded(photos: slots.compactMap { $0 }, failures: failures, isOffline: days.isServedWhileOffline)
     }
 }
 

@@ -75,6 +75,15 @@ struct PhotosScreen: Screen {
                 style: Theme.error
             )
             return
+        } else if catalog.isOffline {
+            // The list kept from the last launch: the server could not be reached.
+            frame.buffer.write(
+                "\(catalog.items.count) photos · offline, as last seen (r retries)",
+                at: status.x,
+                status.y,
+                style: Theme.notice,
+                maxWidth: status.width
+            )
         } else if catalog.failedCount > 0 {
             frame.buffer.write(
                 "\(catalog.items.count) photos · \(catalog.failedCount) could not be loaded (r retries)",

@@ -37,18 +37,28 @@ struct AppCommand: AsyncParsableCommand {
             try await Self.runApp(
                 serverURL: baseURL,
                 dataDirectory: dataDirectory,
+                // With the embedded server, whose address changes at every
+                // launch, nothing kept on disk would be found again.
                 imageCache: server.server == nil ? nil : AppDirectories.cache.appendingPathComponent("images"),
+                responseCache: server.server == nil ? nil : AppDirectories.cache.appendingPathComponent("responses"),
                 slowFact: slowFact
             )
         }
     }
 
     @MainActor
-    static func runApp(serverURL: URL, dataDirectory: URL, imageCache: URL?, slowFact: Int?) async throws {
+    static func runApp(
+        serverURL: URL,
+        dataDirectory: URL,
+        imageCache: URL?,
+        responseCache: URL?,
+        slowFact: Int?
+    ) async throws {
         var dependencies = try await AppDependencies.live(
             serverURL: serverURL,
             dataDirectory: dataDirectory,
-            imageCache: imageCache
+            imageCache: imageCache,
+            responseCache: responseCache
         )
         if let slowFact {
             // A test knob: the fact about this number takes the server 10 s,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import SpacePhotosServer
 
@@ -32,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
         )
         try await server.run { port in
             print("Serving on http://\(host):\(port) — demo login: \(DemoUser.demo.id) / \(DemoUser.demo.password)")
+            // A script reading the address through a pipe gets it now, not at exit.
+            fflush(nil)
         }
     }
 }
