@@ -34,6 +34,8 @@ public final class StubTransport: HTTPTransport {
 
     private let routes = LockedValue<[Route]>([])
     private let recorded = LockedValue<[RecordedRequest]>([])
+    /// The WebSocket routes (see `webSocket(_:script:)`), latest last.
+    let webSocketRoutes = LockedValue<[(path: String, server: StubWebSocketServer)]>([])
 
     /// A transport with no routes.
     public init() {}
@@ -71,11 +73,16 @@ public final class StubTransport: HTTPTransport {
         return call
     }
 
+    /// Adds `request` to ``requests``.
+    func record(_ request: RecordedRequest) {
+        recorded.withLock { $0.append(request) }
+    }
+
     /// Records the request, then answers it from the latest matching route.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         try Task.checkCancellation()
         let recordedRequest = RecordedRequest(head: request, body: try await body?.collect(upTo: .max))
-        recorded.withLock { $0.append(recordedRequest) }
+        record(recordedRequest)
         let path = recordedRequest.path
         let route = routes.withLock { routes in
             routes.last { $0.method == request.method && $0.path == path }

@@ -60,6 +60,13 @@ extension HTTPClient {
     /// (the read cancelled, by a timeout say) is stopped.
     static func validate(_ head: HTTPResponse, body: HTTPBody, acceptable: Range<Int>) async throws {
         guard !acceptable.contains(head.status.code) else { return }
+        throw HTTPClientError.unacceptableStatus(head, body: try await errorExcerpt(of: body))
+    }
+
+    /// The first ``errorBodyLimit`` bytes of an error response's body; a
+    /// body that breaks gives what arrived (the status is the error worth
+    /// reporting), one left unread by cancellation is stopped.
+    static func errorExcerpt(of body: HTTPBody) async throws -> Data {
         var excerpt = Data()
         do {
             for try await chunk in body {
@@ -70,8 +77,8 @@ extension HTTPClient {
             body.discard()
             throw CancellationError()
         } catch {
-            // The status is the error worth reporting; a broken error body is not.
+            // What arrived is all there is.
         }
-        throw HTTPClientError.unacceptableStatus(head, body: excerpt)
+        return excerpt
     }
 }

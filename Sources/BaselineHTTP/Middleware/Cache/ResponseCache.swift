@@ -119,7 +119,8 @@ public struct ResponseCache: HTTPMiddleware {
         }
         let directives = CacheControl(request.headerFields)
         let fields = request.headerFields
-        guard !directives.noStore, fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil, fields[.range] == nil
+        guard !directives.noStore, fields[.ifNoneMatch] == nil, fields[.ifModifiedSince] == nil, fields[.range] == nil,
+            fields[.upgrade] == nil
         else {
             return try await next(request, body)
         }

@@ -8,7 +8,7 @@ import HTTPTypes
 /// Ten views asking for `/members/me` at once make one network call. Requests
 /// are identical when their method, URL and header fields are (the order of
 /// differently named fields aside); a request with a body is never coalesced,
-/// nor is any other method. Opt in per client:
+/// nor is any other method, nor an upgrade (a WebSocket handshake). Opt in per client:
 ///
 /// ```swift
 /// let client = HTTPClient(baseURL: apiURL, middleware: [
@@ -55,7 +55,11 @@ public struct RequestCoalescing: HTTPMiddleware {
         body: HTTPBody?,
         next: @escaping Next
     ) async throws -> (HTTPResponse, HTTPBody) {
-        guard request.method == .get || request.method == .head, body == nil || body?.knownLength == 0 else {
+        // An upgrade (a WebSocket handshake) opens a connection for its
+        // caller alone.
+        guard request.method == .get || request.method == .head, body == nil || body?.knownLength == 0,
+            request.headerFields[.upgrade] == nil
+        else {
             return try await next(request, body)
         }
         let maximumBodySize = self.maximumBodySize
