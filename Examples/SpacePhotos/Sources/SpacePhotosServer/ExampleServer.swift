@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -23,6 +25,11 @@ import ServiceLifecycle
 /// - `POST /auth/login` `{id, password}` → `{idToken, expiresIn, refreshToken}`;
 ///   `POST /auth/refresh` `{refreshToken}` → the same, rotating the refresh token.
 /// - `GET /members/me` with `Authorization: Bearer <idToken>` → the member.
+/// - `GET /favourites/live` with `Authorization: Bearer <idToken>` → a WebSocket of the
+///   members' favourite photos: the client sends `{photo, favourite}` (a set, not a toggle);
+///   the server sends `{photo, count, favourite}`, one per photo on connecting, then every
+///   change (the details are in `openapi.json`); 401 without a valid token, 426 without
+///   the upgrade; `?dropAfter=N` drops the connection, with no close frame, after N messages.
 /// - `GET /basic/profile` with `Authorization: Basic` → `{id, nickname}`;
 ///   401 with a `WWW-Authenticate: Basic realm="spacephotos"` challenge otherwise.
 /// - `GET /facts/{n}` (`?delay=ms`, `?fail=true`) → a line of trivia.
@@ -77,6 +84,9 @@ public struct ExampleServer: Sendable {
         /// How many keys `GET /flaky/{key}` counts attempts for before it
         /// forgets the least recently used ones.
         public var flakyKeyLimit: Int
+        /// How many distinct photos `GET /favourites/live` keeps counts for;
+        /// making one more a favourite is refused (`too_many_photos`).
+        public var favouritePhotoLimit: Int
         /// Dates (`yyyy-MM-dd`) whose `GET /photos` answers 500, for testing
         /// how a client shows one failure among many successes.
         public var failingPhotoDates: Set<String>
@@ -112,6 +122,7 @@ public struct ExampleServer: Sendable {
             maxUploadBytes: Int = 64 * 1024 * 1024,
             eventInterval: Duration = .zero,
             flakyKeyLimit: Int = 10_000,
+            favouritePhotoLimit: Int = 10_000,
             failingPhotoDates: Set<String> = [],
             onImageRender: (@Sendable (String) -> Void)? = nil,
             idleTimeout: Duration = .seconds(60),
@@ -129,6 +140,7 @@ public struct ExampleServer: Sendable {
             self.maxUploadBytes = maxUploadBytes
             self.eventInterval = eventInterval
             self.flakyKeyLimit = flakyKeyLimit
+            self.favouritePhotoLimit = favouritePhotoLimit
             self.failingPhotoDates = failingPhotoDates
             self.onImageRender = onImageRender
             self.idleTimeout = idleTimeout
@@ -202,13 +214,29 @@ public struct ExampleServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) async throws -> some ApplicationProtocol {
         let idle = configuration.idleTimeout.components
+        let idleTimeout = TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+        let state = makeState()
+        let accounts = try await makeAccounts()
+        let favourites = favouriteRoutes(state: state, accounts: accounts)
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: idleTimeout),
+            ws: .init(maxFrameSize: FavouriteSocketRoutes.maximumMessageBytes)
+        )
         return Application(
-            router: try await makeRouter(),
-            server: .http1(
-                configuration: .init(
-                    idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+            router: try await makeRouter(state: state, accounts: accounts),
+            // HTTP/1, and the upgrade to WebSocket for GET /favourites/live.
+            server: HTTPServerBuilder { responder in
+                UpgradableHTTP1Channel(
+                    base: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        configuration: channelConfiguration,
+                        shouldUpgrade: { head, channel, logger in
+                            favourites.shouldUpgrade(head, channel: channel, logger: logger)
+                        }
+                    ),
+                    firstRequestTimeout: idleTimeout
                 )
-            ),
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: onServerRunning,
             logger: configuration.logger
@@ -225,6 +253,8 @@ public struct ExampleServer: Sendable {
         var uploads: UploadLedger
         /// `GET /flaky/{key}`'s attempts.
         var attempts: AttemptCounter
+        /// `GET /favourites/live`'s members and counts, shared by its connections.
+        var favourites = FavouriteTable()
     }
 
     /// Fresh tables, sized by the configuration.
@@ -236,22 +266,40 @@ public struct ExampleServer: Sendable {
                 file: configuration.refreshTokenFile
             ),
             uploads: UploadLedger(),
-            attempts: AttemptCounter(capacity: configuration.flakyKeyLimit)
+            attempts: AttemptCounter(capacity: configuration.flakyKeyLimit),
+            favourites: FavouriteTable(capacity: configuration.favouritePhotoLimit)
         )
     }
 
-    func makeRouter(state: State? = nil) async throws -> Router<ServerRequestContext> {
-        let state = state ?? makeState()
-        let hasher = configuration.passwordHasher
+    /// The configured members, their passwords hashed.
+    func makeAccounts() async throws -> [String: Account] {
         var accounts: [String: Account] = [:]
         for user in configuration.users {
             accounts[user.id] = Account(
                 id: user.id,
                 nickname: user.nickname,
                 birthday: user.birthday,
-                passwordHash: try await hasher.hash(user.password)
+                passwordHash: try await configuration.passwordHasher.hash(user.password)
             )
         }
+        return accounts
+    }
+
+    /// `GET /favourites/live`, whose upgrade requests the server's channel
+    /// decides before the router sees them.
+    func favouriteRoutes(state: State, accounts: [String: Account]) -> FavouriteSocketRoutes {
+        FavouriteSocketRoutes(
+            members: MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now),
+            table: state.favourites
+        )
+    }
+
+    func makeRouter(state: State? = nil) async throws -> Router<ServerRequestContext> {
+        try await makeRouter(state: state ?? makeState(), accounts: makeAccounts())
+    }
+
+    func makeRouter(state: State, accounts: [String: Account]) async throws -> Router<ServerRequestContext> {
+        let hasher = configuration.passwordHasher
         let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.get("health") { _, _ in "ok" }
@@ -269,6 +317,7 @@ public struct ExampleServer: Sendable {
             decoyHash: decoyHash
         ).add(to: router)
         MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now).add(to: router)
+        favouriteRoutes(state: state, accounts: accounts).add(to: router)
         BasicAuthRoutes(
             accounts: accounts,
             hasher: hasher,

@@ -240,6 +240,16 @@ struct AppEndToEndTests {
         Self.reportLatencies(in: directory)
     }
 
+    /// Logs in as astro on the login screen and waits for the main screen.
+    static func logInAsAstro(_ run: Run) async throws {
+        try await run.terminal.waitFor("Log in to SpacePhotos")
+        try await run.terminal.type("astro")
+        try await run.terminal.press("Tab")
+        try await run.terminal.type("stardust-42")
+        try await run.terminal.press("Enter")
+        try await run.terminal.waitForScreen("the main screen") { $0.contains("1 Photos") && $0.contains("★ Astro") }
+    }
+
     /// `spacephotos serve` in a process of its own, on a free port, until `stop()`.
     struct ServerProcess {
         let process: Process
@@ -293,12 +303,7 @@ struct AppEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await ServerProcess.start()
         var run = try Run.start(in: directory, arguments: ["--server", server.url])
-        try await run.terminal.waitFor("Log in to SpacePhotos")
-        try await run.terminal.type("astro")
-        try await run.terminal.press("Tab")
-        try await run.terminal.type("stardust-42")
-        try await run.terminal.press("Enter")
-        try await run.terminal.waitForScreen("the main screen") { $0.contains("1 Photos") && $0.contains("★ Astro") }
+        try await Self.logInAsAstro(run)
         try await run.terminal.press("1")
         let online = try await run.terminal.waitForScreen("the catalog") {
             $0.contains("12 photos") && $0.contains("[ Save ]")
@@ -315,6 +320,30 @@ struct AppEndToEndTests {
             $0.contains("★ Astro") && $0.contains("12 photos · offline, as last seen")
         }
         #expect(Self.selectedTitle(on: offline) == title)
+        try await run.terminal.press("q")
+        try await run.expectTerminalRestored()
+        await run.terminal.close()
+    }
+
+    /// The live favourites over the app's WebSocket: `f` asks the server,
+    /// and the count on screen is the server's answer.
+    @Test func aFavouriteIsToggledLive() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerProcess.start()
+        defer { server.stop() }
+        let run = try Run.start(in: directory, arguments: ["--server", server.url])
+        try await Self.logInAsAstro(run)
+        try await run.terminal.press("1")
+        try await run.terminal.waitForScreen("the live count") { $0.contains("☆ 0") && $0.contains("f favourite") }
+        try await run.terminal.press("f")
+        try await run.terminal.waitForScreen("the favourite, counted") {
+            $0.contains("★ 1 · yours") && $0.contains("f unfavourite")
+        }
+        try await run.terminal.press("f")
+        try await run.terminal.waitForScreen("the favourite, withdrawn") {
+            $0.contains("☆ 0") && $0.contains("f favourite")
+        }
         try await run.terminal.press("q")
         try await run.expectTerminalRestored()
         await run.terminal.close()

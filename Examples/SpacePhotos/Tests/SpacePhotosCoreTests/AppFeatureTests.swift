@@ -179,8 +179,18 @@ struct AppFeatureTests {
     }
 
     @Test func loggingOutPresentsAFreshLoginScreen() async throws {
+        var favourites = Favourites.State()
+        favourites.isLive = true
+        favourites.counts = ["1995-06-16": 2]
+        favourites.mine = ["1995-06-16"]
         let store = try await makeStore(
-            AppFeature.State(screen: .main, tab: .profile, profile: ProfileFeature.State(id: 1), sessionNumber: 1)
+            AppFeature.State(
+                screen: .main,
+                tab: .profile,
+                favourites: favourites,
+                profile: ProfileFeature.State(id: 1),
+                sessionNumber: 1
+            )
         )
         await store.send(.logOutButtonTapped) { $0.isLoggingOut = true }
         await store.send(.logOutButtonTapped)  // a second tap while it runs does nothing
@@ -189,7 +199,10 @@ struct AppFeatureTests {
             $0.screen = .login
             $0.login = LoginFeature.State()
             $0.profile = nil
+            // The next member's favourites are not this one's.
+            $0.favourites = Favourites.State()
         }
+        await store.receive(.favourites(.stop))
         await store.finish()
         #expect(logOuts.current == 1)
     }

@@ -42,6 +42,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The client's read timeout, when the transport made the client: what
     /// a `readTimeout` error reports as `HTTPClientError.timedOut(after:)`.
     private let readTimeout: TimeAmount?
+    /// The configuration the transport made its client with, nil for a
+    /// client passed in (AsyncHTTPClient does not give it back): WebSocket
+    /// connections, made outside the client's pool, take their TLS
+    /// settings and timeouts from it.
+    let ownConfiguration: AsyncHTTPClient.HTTPClient.Configuration?
 
     /// A transport with its own AsyncHTTPClient on the shared event loop group.
     ///
@@ -90,6 +95,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         )
         ownsClient = true
         readTimeout = configuration.timeout.read
+        ownConfiguration = configuration
     }
 
     /// A transport on a client the caller owns (and shuts down). Turn its
@@ -102,6 +108,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.client = client
         ownsClient = false
         readTimeout = nil
+        ownConfiguration = nil
     }
 
     /// The configuration ``init(maximumConnectionsPerHost:idleTimeout:readTimeout:)`` uses.

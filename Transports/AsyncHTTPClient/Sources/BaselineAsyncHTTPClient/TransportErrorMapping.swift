@@ -67,7 +67,7 @@ struct TransportErrorMapping: Sendable {
     }
 
     /// "connection refused": the errno in words, for errors that carry one.
-    private static func detail(of error: any Error) -> String {
+    static func detail(of error: any Error) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
         return "\(error)"
     }

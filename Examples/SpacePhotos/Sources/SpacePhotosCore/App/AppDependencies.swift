@@ -22,6 +22,8 @@ public struct AppDependencies: Sendable {
     public var todos: TodoRepository
     /// Number facts, for the counter and the profile.
     public var facts: FactClient
+    /// The live favourite counts.
+    public var favourites: FavouritesClient
     /// Where the main screen's tab is kept between launches.
     public var selectedTab: SharedKey<AppTab>
     /// Where the counter's count is kept between launches.
@@ -36,6 +38,7 @@ public struct AppDependencies: Sendable {
         savedPhotos: SavedPhotoRepository,
         todos: TodoRepository,
         facts: FactClient,
+        favourites: FavouritesClient = .unavailable,
         selectedTab: SharedKey<AppTab> = .inMemory("tab"),
         count: SharedKey<Int> = .inMemory("count")
     ) {
@@ -45,6 +48,7 @@ public struct AppDependencies: Sendable {
         self.savedPhotos = savedPhotos
         self.todos = todos
         self.facts = facts
+        self.favourites = favourites
         self.selectedTab = selectedTab
         self.count = count
     }
@@ -66,11 +70,15 @@ extension AppDependencies {
     ///   - responseCache: A directory for the catalog's and the member's
     ///     answers, kept so that a launch without the server shows the last
     ///     ones (marked offline); `nil` for none. Emptied at log out.
+    ///   - webSocketTransport: The transport of the live favourites'
+    ///     WebSocket: URLSession's on Apple platforms; on Linux, whose
+    ///     URLSession has no WebSockets, the AsyncHTTPClient transport.
     public static func live(
         serverURL: URL,
         dataDirectory: URL,
         imageCache: URL? = nil,
         responseCache: URL? = nil,
+        webSocketTransport: any HTTPTransport = URLSessionTransport.shared,
         logger: Logger = Logger(label: "spacephotos.app")
     ) async throws -> AppDependencies {
         try FileManager.default.createDirectory(
@@ -128,6 +136,13 @@ extension AppDependencies {
             savedPhotos: saved,
             todos: TodoRepository(database: todos),
             facts: .live(client: client),
+            favourites: .live(
+                client: HTTPClient(
+                    baseURL: serverURL,
+                    transport: webSocketTransport,
+                    middleware: [BearerAuthentication(provider: tokens)]
+                )
+            ),
             // Two ways a value outlives the app: a JSON file of its own, and
             // a row of the database it already has.
             selectedTab: .file(dataDirectory.appendingPathComponent("tab.json")),

@@ -32,7 +32,8 @@ import Logging
 ///   login) shows the main screen. Its effects end with it.
 /// - **The tabs** are children that outlive sessions: ``PhotoBrowser``,
 ///   ``SavedPhotos`` (the Saved tab, and every save), ``TodoList``,
-///   ``FactCounter``. The **profile** (``ProfileFeature``) belongs to one
+///   ``FactCounter``; ``Favourites``, the live counts the photo tabs show,
+///   started by the main screen. The **profile** (``ProfileFeature``) belongs to one
 ///   session: each entry to the main screen presents a new one, and leaving
 ///   it dismisses it, with its requests.
 /// - **The tab** is a shared value: the last one chosen comes back at the
@@ -80,6 +81,8 @@ public struct AppFeature: Reducer {
         public var todos: TodoList.State
         /// The Counter tab.
         public var counter: FactCounter.State
+        /// The live favourite counts, shown on the Photos and Saved tabs.
+        public var favourites: Favourites.State
         /// The Profile tab: this session's, presented while ``screen`` is ``Screen/main``.
         public var profile: ProfileFeature.State?
         /// Counts the logged-in sessions: each entry to the main screen is a new one.
@@ -100,6 +103,7 @@ public struct AppFeature: Reducer {
             saved: SavedPhotos.State = SavedPhotos.State(),
             todos: TodoList.State = TodoList.State(),
             counter: FactCounter.State = FactCounter.State(),
+            favourites: Favourites.State = Favourites.State(),
             profile: ProfileFeature.State? = nil,
             sessionNumber: Int = 0,
             logOutErrorMessage: String? = nil,
@@ -113,6 +117,7 @@ public struct AppFeature: Reducer {
             self.saved = saved
             self.todos = todos
             self.counter = counter
+            self.favourites = favourites
             self.profile = profile
             self.sessionNumber = sessionNumber
             self.logOutErrorMessage = logOutErrorMessage
@@ -149,6 +154,8 @@ public struct AppFeature: Reducer {
         case todos(TodoList.Action)
         /// The Counter tab's actions.
         case counter(FactCounter.Action)
+        /// The live favourites' actions.
+        case favourites(Favourites.Action)
         /// The kept tab's loading and saving.
         case tab(SharedAction<AppTab>)
         /// The profile's actions and its dismissal.
@@ -204,6 +211,7 @@ public struct AppFeature: Reducer {
         Scope(state: \.counter, action: \.counter) {
             FactCounter(factClient: dependencies.facts, count: dependencies.count)
         }
+        Scope(state: \.favourites, action: \.favourites) { Favourites(client: dependencies.favourites) }
         Reduce { state, action in
             let effect = navigate(&state, action)
             if case let .asking(saves) = state.quit, saves.isDisjoint(with: state.saved.runningSaves) {
@@ -261,7 +269,9 @@ public struct AppFeature: Reducer {
 
         case .logOutFinished(errorMessage: nil):
             presentLogin(&state, notice: nil)
-            return .none
+            // The next member's favourites are not this one's.
+            state.favourites = Favourites.State()
+            return .send(.favourites(.stop))
 
         case let .logOutFinished(errorMessage: message?):
             state.isLoggingOut = false
@@ -289,7 +299,7 @@ public struct AppFeature: Reducer {
             state.quit = nil
             return .none
 
-        case .binding, .login(.presented), .photos, .saved, .todos, .counter, .tab, .profile:
+        case .binding, .login(.presented), .photos, .saved, .todos, .counter, .favourites, .tab, .profile:
             return .none
         }
     }

@@ -15,6 +15,7 @@ struct MainScreen: Screen {
             return PhotosScreen(
                 photos: store.scope(state: \.photos, action: \.photos),
                 saved: store.scope(state: \.saved, action: \.saved),
+                favourites: store.scope(state: \.favourites, action: \.favourites),
                 ui: ui,
                 images: program.images,
                 image: program.photoImage,
@@ -24,6 +25,7 @@ struct MainScreen: Screen {
         case .saved:
             return SavedScreen(
                 saved: store.scope(state: \.saved, action: \.saved),
+                favourites: store.scope(state: \.favourites, action: \.favourites),
                 ui: ui,
                 images: program.images,
                 image: program.savedImage,
@@ -58,6 +60,8 @@ struct MainScreen: Screen {
         // The values kept between launches: the last tab, the count.
         frame.task(id: "tab") { store.send(.tab(.start)) }
         frame.task(id: "count") { store.send(.counter(.count(.start))) }
+        // The live favourites, for as long as the main screen shows.
+        frame.task(id: "favourites") { await store.send(.favourites(.start)).finish() }
         if let profile = store.scope(state: \.profile, action: \.profile) {
             frame.task(id: "profile \(profile.id)") { await profile.send(.load).finish() }
         }

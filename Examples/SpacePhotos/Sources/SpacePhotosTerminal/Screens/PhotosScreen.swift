@@ -10,6 +10,7 @@ struct PhotosScreen: Screen {
     let photos: Store<PhotoBrowser.State, PhotoBrowser.Action>
     /// The saves, for the Save button and the list's marks.
     let saved: Store<SavedPhotos.State, SavedPhotos.Action>
+    let favourites: Store<Favourites.State, Favourites.Action>
     let ui: InterfaceState
     let images: ImageCellCache
     /// The selected photo's image (this view's loader).
@@ -160,7 +161,13 @@ struct PhotosScreen: Screen {
             )
         }
 
-        frame.buffer.write(photo.day, at: textRect.x, textRect.y + 1, style: Theme.secondary)
+        let day = frame.buffer.write(photo.day, at: textRect.x, textRect.y + 1, style: Theme.secondary)
+        frame.buffer.write(
+            "  " + favourites.state.label(for: photo.day),
+            at: textRect.x + day,
+            textRect.y + 1,
+            style: favourites.state.mine.contains(photo.day) ? Theme.accent : Theme.secondary
+        )
         let buttonRow = textRect.maxY - 1
         let description = Rect(
             x: textRect.x,
@@ -188,10 +195,11 @@ struct PhotosScreen: Screen {
     }
 
     var hints: [KeyHint] {
-        [.listSelection, KeyHint("s", isSelectedSaved ? "unsave" : "save"), KeyHint("r", "refresh")]
+        [.listSelection, KeyHint("s", isSelectedSaved ? "unsave" : "save")]
+            + (photos.selectedPhoto.map { [favourites.state.hint(for: $0.day)] } ?? []) + [KeyHint("r", "refresh")]
     }
 
-    var statusMessage: String? { saved.errorMessage }
+    var statusMessage: String? { saved.errorMessage ?? favourites.message }
 
     func handle(_ event: InputEvent) -> InputResult {
         guard case let .key(press) = event else { return .ignored }
@@ -202,6 +210,9 @@ struct PhotosScreen: Screen {
         switch press {
         case KeyPress(.character("r")):
             actions.start { [photos] in await photos.send(.catalog(.updateItems)).finish() }
+        case KeyPress(.character("f")):
+            guard let photo = photos.selectedPhoto else { return .handled }
+            favourites.send(.toggle(photo.day))
         case KeyPress(.character("s")), KeyPress(.enter):
             // Disabled while its save runs (the store ignores it then too).
             guard let photo = photos.selectedPhoto, !saved.state.isSaving(photo) else { return .handled }

@@ -8,6 +8,7 @@ import TerminalUI
 @MainActor
 struct SavedScreen: Screen {
     let saved: Store<SavedPhotos.State, SavedPhotos.Action>
+    let favourites: Store<Favourites.State, Favourites.Action>
     let ui: InterfaceState
     let images: ImageCellCache
     /// The selected photo's image, from the saved photos' pipeline (this view's loader).
@@ -86,14 +87,21 @@ struct SavedScreen: Screen {
             style: Theme.secondary,
             maxWidth: textRect.width
         )
+        frame.buffer.write(
+            favourites.state.label(for: entry.photo.day),
+            at: textRect.x,
+            textRect.y + 2,
+            style: favourites.state.mine.contains(entry.photo.day) ? Theme.accent : Theme.secondary
+        )
         frame.buffer.drawButton("Remove", at: textRect.x, textRect.maxY - 1, enabled: true)
     }
 
     var hints: [KeyHint] {
         [.listSelection, KeyHint("x", "remove")]
+            + (saved.selectedPhoto.map { [favourites.state.hint(for: $0.photo.day)] } ?? [])
     }
 
-    var statusMessage: String? { saved.errorMessage }
+    var statusMessage: String? { saved.errorMessage ?? favourites.message }
 
     func handle(_ event: InputEvent) -> InputResult {
         guard case let .key(press) = event else { return .ignored }
@@ -104,6 +112,10 @@ struct SavedScreen: Screen {
         switch press.key {
         case .character("x"), .delete:
             actions.start { [saved] in await saved.send(.removeSelectedTapped).finish() }
+            return .handled
+        case .character("f") where press.modifiers.isEmpty:
+            guard let entry = saved.selectedPhoto else { return .handled }
+            favourites.send(.toggle(entry.photo.day))
             return .handled
         default:
             return .ignored

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BaselineAsyncHTTPClient
 import BaselinePersistence
 import Foundation
 import Logging
@@ -54,11 +55,40 @@ struct AppCommand: AsyncParsableCommand {
         responseCache: URL?,
         slowFact: Int?
     ) async throws {
+        // The live favourites' WebSocket runs on SwiftNIO: Linux's URLSession
+        // has none, and one transport for both platforms keeps the CLI simple.
+        let webSockets = AsyncHTTPClientTransport()
+        do {
+            try await runApp(
+                serverURL: serverURL,
+                dataDirectory: dataDirectory,
+                imageCache: imageCache,
+                responseCache: responseCache,
+                webSocketTransport: webSockets,
+                slowFact: slowFact
+            )
+            try await webSockets.shutdown()
+        } catch {
+            try? await webSockets.shutdown()
+            throw error
+        }
+    }
+
+    @MainActor
+    private static func runApp(
+        serverURL: URL,
+        dataDirectory: URL,
+        imageCache: URL?,
+        responseCache: URL?,
+        webSocketTransport: AsyncHTTPClientTransport,
+        slowFact: Int?
+    ) async throws {
         var dependencies = try await AppDependencies.live(
             serverURL: serverURL,
             dataDirectory: dataDirectory,
             imageCache: imageCache,
-            responseCache: responseCache
+            responseCache: responseCache,
+            webSocketTransport: webSocketTransport
         )
         if let slowFact {
             // A test knob: the fact about this number takes the server 10 s,

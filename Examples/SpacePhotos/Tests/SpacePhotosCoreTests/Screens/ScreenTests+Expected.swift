@@ -179,14 +179,14 @@ extension ScreenTests {
         │                              ││                                              │
         │                              ││                                              │
         │                              ││                                              │
-        │                              ││ 1970-01-02                                   │
+        │                              ││ 1970-01-02  ☆ – (not live)                   │
         │                              ││ The description of photo 1.                  │
         │                              ││                                              │
         │                              ││                                              │
         │                              ││ [ Saving… ⠋ ]                                │
         ╰──────────────────────────────╯╰──────────────────────────────────────────────╯
 
-         ↑↓ PgUp PgDn select · s save · r refresh · Tab 1-5 tabs · q quit
+         ↑↓ PgUp PgDn select · s save · f favourite · r refresh · Tab 1-5 tabs · q quit
         """
 
     static let tooSmall = """

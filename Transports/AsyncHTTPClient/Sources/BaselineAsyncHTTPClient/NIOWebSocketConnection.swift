@@ -1,0 +1,101 @@
+import BaselineHTTP
+import Foundation
+import NIOCore
+import NIOWebSocket
+
+/// A WebSocket connection on a SwiftNIO channel: what
+/// ``AsyncHTTPClientTransport/openWebSocket(_:limits:)`` returns once the
+/// server switched protocols.
+///
+/// The protocol runs in a ``WebSocketClientHandler`` on the channel's
+/// event loop; this object hands it work and waits for what it delivers
+/// through a ``WebSocketInbox``. Releasing the connection closes its
+/// socket, so one dropped without `close` leaks nothing.
+final class NIOWebSocketConnection: WebSocketConnection {
+    private let channel: any Channel
+    private let handler: NIOLoopBound<WebSocketClientHandler>
+    private let inbox: WebSocketInbox
+
+    /// Must be called on the channel's event loop, where `handler` lives.
+    init(channel: any Channel, handler: WebSocketClientHandler) {
+        self.channel = channel
+        self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        inbox = handler.inbox
+    }
+
+    deinit {
+        channel.close(promise: nil)
+    }
+
+    func receive() async throws -> WebSocketEvent {
+        if let ready = inbox.next(orRegister: nil) { return try take(ready) }
+        let id = inbox.makeID()
+        let inbox = inbox
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if let ready = inbox.next(orRegister: (id, continuation)) {
+                    continuation.resume(with: Result { try take(ready) })
+                }
+            }
+        } onCancel: {
+            inbox.cancelReceive(id: id)
+        }
+    }
+
+    private func take(_ ready: WebSocketInbox.Ready) throws -> WebSocketEvent {
+        if ready.resumesReading {
+            let handler = handler
+            channel.eventLoop.execute { handler.value.resumeReading() }
+        }
+        return try ready.result.get()
+    }
+
+    func send(_ message: WebSocketMessage) async throws {
+        let opcode: WebSocketOpcode
+        let bytes: ByteBuffer
+        switch message {
+        case let .text(text):
+            opcode = .text
+            bytes = ByteBuffer(string: text)
+        case let .binary(data):
+            opcode = .binary
+            bytes = ByteBuffer(bytes: data)
+        }
+        let handler = handler
+        let eventLoop = channel.eventLoop
+        do {
+            try await eventLoop.flatSubmit { handler.value.send(opcode, bytes, on: eventLoop) }.get()
+        } catch {
+            // A write that failed never reached the peer, whatever NIO calls it.
+            throw WebSocketError.notConnected
+        }
+    }
+
+    func ping() async throws {
+        let id = inbox.makeID()
+        let inbox = inbox
+        let handler = handler
+        let eventLoop = channel.eventLoop
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                guard inbox.addPing(id: id, continuation) else { return }
+                eventLoop.execute { handler.value.sendPing(id: id) }
+            }
+        } onCancel: {
+            inbox.failPing(id: id, with: CancellationError())
+        }
+    }
+
+    func close(_ code: WebSocketCloseCode, reason: String) async {
+        let handler = handler
+        let channel = channel
+        await withTaskCancellationHandler {
+            channel.eventLoop.execute { handler.value.startClose(code: code, reason: reason) }
+            // The handler closes the channel when the peer answers, or after
+            // its grace period: this wait is bounded.
+            try? await channel.closeFuture.get()
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+    }
+}
