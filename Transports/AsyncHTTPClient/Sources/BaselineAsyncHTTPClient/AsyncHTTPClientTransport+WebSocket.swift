@@ -18,17 +18,37 @@ extension AsyncHTTPClientTransport: WebSocketTransport {
     /// made its client, or the system's defaults for a client passed in,
     /// with the host as the server name. The connect timeout and the read
     /// timeout (how long the server may take to answer the handshake) are
-    /// the configuration's too; for a client passed in, 10 seconds to
-    /// connect and no limit to answer.
+    /// the configuration's too; for a client passed in, whose configuration
+    /// cannot be read back, 10 seconds to connect and 30 to answer.
     ///
-    /// A refusal (any status but 101, or a 101 with a wrong
-    /// `Sec-WebSocket-Accept`) comes back as
-    /// ``WebSocketHandshake/refused(_:body:)`` with up to 64 KiB of its body.
-    /// No connection throws ``TransportFailure``; task cancellation,
-    /// `CancellationError`.
+    /// A host with several addresses is tried as AsyncHTTPClient does
+    /// (Happy Eyeballs, IPv6 first); the handshake runs on the connection
+    /// that wins.
+    ///
+    /// A refusal (any status but 101; a 101 with a wrong
+    /// `Sec-WebSocket-Accept`, an extension, or a subprotocol the request
+    /// did not offer) comes back as ``WebSocketHandshake/refused(_:body:)``
+    /// with up to 64 KiB of its body. No connection throws
+    /// ``TransportFailure``; task cancellation, `CancellationError`.
     public func openWebSocket(_ request: HTTPRequest, limits: WebSocketLimits) async throws -> WebSocketHandshake {
+        try await openWebSocket(request, limits: limits, resolver: nil)
+    }
+
+    /// How long the server may take to answer the handshake when the
+    /// transport was given its client: without a limit, a server that
+    /// accepts the connection and never answers would hold the caller for ever.
+    static let defaultHandshakeTimeout: TimeAmount = .seconds(30)
+
+    /// ``openWebSocket(_:limits:)`` with the name lookups `resolver` makes
+    /// (the system's when nil), for tests to give a host several addresses.
+    func openWebSocket(
+        _ request: HTTPRequest,
+        limits: WebSocketLimits,
+        resolver: (any Resolver & Sendable)?
+    ) async throws -> WebSocketHandshake {
         let target = try WebSocketTarget(request)
-        let readTimeout = ownConfiguration?.timeout.read
+        let readTimeout: TimeAmount? =
+            if let ownConfiguration { ownConfiguration.timeout.read } else { Self.defaultHandshakeTimeout }
         let mapping = TransportErrorMapping(server: target.authority, readTimeout: readTimeout)
         try Task.checkCancellation()
         var tls: NIOSSLContext?
@@ -44,25 +64,50 @@ extension AsyncHTTPClientTransport: WebSocketTransport {
         let outcome = eventLoop.makePromise(of: WebSocketHandshakeOutcome.self)
         let attempt = HandshakeAttempt()
         let head = Self.handshakeHead(request, target: target)
+        let offeredProtocols = Self.offeredProtocols(request)
         let serverName = target.isIPAddress ? nil : target.host
         let connect =
             bootstrap
             .connectTimeout(ownConfiguration?.timeout.connect ?? .seconds(10))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .resolver(resolver)
             .channelInitializer { [tls] channel in
-                if attempt.register(channel) { return channel.eventLoop.makeFailedFuture(CancellationError()) }
+                // One initializer runs per address tried, each channel with
+                // its own outcome: a losing attempt fails its own (its upgrade
+                // handler goes when its channel closes), which nothing reads.
+                let channelOutcome = channel.eventLoop.makePromise(of: WebSocketHandshakeOutcome.self)
+                // Completed whatever happens to the channel, as NIO wants of
+                // every promise; held only until then, as once completed it
+                // holds the connection, which must not outlive its last user.
+                let pending = NIOLoopBoundBox(Optional(channelOutcome), eventLoop: channel.eventLoop)
+                channelOutcome.futureResult.whenComplete { _ in pending.value = nil }
+                channel.closeFuture.whenComplete { _ in pending.value?.fail(ChannelError.ioOnClosedChannel) }
+                if attempt.register(channel, outcome: channelOutcome) {
+                    return channel.eventLoop.makeFailedFuture(CancellationError())
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     try Self.configurePipeline(
                         of: channel,
                         tls: tls.map { ($0, serverName) },
                         head: head,
+                        offeredProtocols: offeredProtocols,
                         limits: limits,
-                        outcome: outcome
+                        outcome: channelOutcome
                     )
                 }
             }
             .connect(host: target.host, port: target.port)
-        connect.whenFailure { outcome.fail($0) }
+        connect.whenComplete { result in
+            switch result {
+            case let .success(channel):
+                guard let winner = attempt.won(channel) else {
+                    return outcome.fail(ChannelError.inappropriateOperationForState)
+                }
+                winner.futureResult.cascade(to: outcome)
+            case let .failure(error):
+                outcome.fail(error)
+            }
+        }
         if let readTimeout {
             // As for a request: the wait starts once the handshake is on its way.
             connect.whenSuccess { channel in
@@ -117,6 +162,7 @@ extension AsyncHTTPClientTransport: WebSocketTransport {
         of channel: any Channel,
         tls: (context: NIOSSLContext, serverName: String?)?,
         head: HTTPRequestHead,
+        offeredProtocols: Set<String>,
         limits: WebSocketLimits,
         outcome: EventLoopPromise<WebSocketHandshakeOutcome>
     ) throws {
@@ -127,7 +173,7 @@ extension AsyncHTTPClientTransport: WebSocketTransport {
         let encoder = HTTPRequestEncoder()
         // Frames that came in the same read as the 101 go on to the WebSocket decoder.
         let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
-        let watcher = WebSocketHandshakeHandler(outcome: outcome)
+        let watcher = WebSocketHandshakeHandler(offeredProtocols: offeredProtocols, outcome: outcome)
         let upgrader = NIOTypedWebSocketClientUpgrader<Void>(
             // The decoder refuses a longer frame before reading it; NIO takes up to UInt32.max.
             maxFrameSize: min(max(0, limits.maximumFrameSize), Int(clamping: UInt32.max)),
@@ -181,6 +227,18 @@ extension AsyncHTTPClientTransport: WebSocketTransport {
             uri: target.path,
             headers: headers
         )
+    }
+
+    /// The subprotocols the request offers, one of which a 101 may name.
+    private static func offeredProtocols(_ request: HTTPRequest) -> Set<String> {
+        var offered = Set<String>()
+        for value in request.headerFields[values: .secWebSocketProtocol] {
+            for name in value.split(separator: ",") {
+                let name = name.trimmingCharacters(in: .whitespaces)
+                if !name.isEmpty { offered.insert(name) }
+            }
+        }
+        return offered
     }
 
     private static func response(_ head: HTTPResponseHead, server: String) throws -> HTTPResponse {
@@ -270,29 +328,49 @@ struct WebSocketTarget: Sendable {
     }
 }
 
-/// The channel of a handshake under way, for a task cancelled during it to close.
+/// The channels of a handshake under way: every address tried, each with
+/// its own outcome, until one connects; then the one that did. A task
+/// cancelled during the handshake closes them.
 private final class HandshakeAttempt: Sendable {
     private struct State: Sendable {
-        var channel: (any Channel)?
+        /// The channels tried and not yet known to have lost, with their outcomes.
+        var tried: [ObjectIdentifier: (channel: any Channel, outcome: EventLoopPromise<WebSocketHandshakeOutcome>)] =
+            [:]
+        var winner: (any Channel)?
         var isCancelled = false
     }
 
     private let state = LockedValue(State())
 
-    /// Records the channel; true when the attempt was cancelled already.
-    func register(_ channel: any Channel) -> Bool {
+    /// Records a channel about to connect; true when the attempt was cancelled already.
+    func register(_ channel: any Channel, outcome: EventLoopPromise<WebSocketHandshakeOutcome>) -> Bool {
         state.withLock { state in
-            state.channel = channel
-            return state.isCancelled
+            guard !state.isCancelled else { return true }
+            state.tried[ObjectIdentifier(channel)] = (channel, outcome)
+            return false
         }
     }
 
-    /// Marks the attempt cancelled and closes its channel, if it has one.
-    func cancel() {
-        let channel = state.withLock { state in
-            state.isCancelled = true
-            return state.channel
+    /// Records `channel` as the one that connected, forgets the others
+    /// (the connect closes them), and returns its outcome.
+    func won(_ channel: any Channel) -> EventLoopPromise<WebSocketHandshakeOutcome>? {
+        state.withLock { state in
+            let outcome = state.tried[ObjectIdentifier(channel)]?.outcome
+            state.tried = [:]
+            state.winner = channel
+            return outcome
         }
-        channel?.close(promise: nil)
+    }
+
+    /// Marks the attempt cancelled and closes its channels: the winner, or
+    /// every one tried when none has won yet.
+    func cancel() {
+        let channels = state.withLock { state in
+            state.isCancelled = true
+            let channels = state.winner.map { [$0] } ?? state.tried.values.map(\.channel)
+            state.tried = [:]
+            return channels
+        }
+        for channel in channels { channel.close(promise: nil) }
     }
 }

@@ -1,3 +1,4 @@
+import BaselineConcurrency
 import BaselineHTTP
 import Foundation
 import NIOCore
@@ -12,7 +13,8 @@ import NIOWebSocket
 /// through a ``WebSocketInbox``. Releasing the connection closes its
 /// socket, so one dropped without `close` leaks nothing.
 final class NIOWebSocketConnection: WebSocketConnection {
-    private let channel: any Channel
+    /// The upgraded channel; internal for tests to watch it.
+    let channel: any Channel
     private let handler: NIOLoopBound<WebSocketClientHandler>
     private let inbox: WebSocketInbox
 
@@ -61,11 +63,30 @@ final class NIOWebSocketConnection: WebSocketConnection {
             opcode = .binary
             bytes = ByteBuffer(bytes: data)
         }
+        try Task.checkCancellation()
         let handler = handler
+        let channel = channel
         let eventLoop = channel.eventLoop
+        // Set on the loop as the write ends, before any close queued after it runs.
+        let isWritten = LockedValue(false)
+        let written = eventLoop.flatSubmit {
+            let written = handler.value.send(opcode, bytes, on: eventLoop)
+            written.whenComplete { _ in isWritten.withLock { $0 = true } }
+            return written
+        }
         do {
-            try await eventLoop.flatSubmit { handler.value.send(opcode, bytes, on: eventLoop) }.get()
+            try await withTaskCancellationHandler {
+                try await written.get()
+            } onCancel: {
+                // A peer that stops reading holds the write for ever. Part
+                // of a frame may be out, so the connection cannot go on:
+                // it closes, unless the write ended meanwhile.
+                eventLoop.execute {
+                    if !isWritten.withLock({ $0 }) { channel.close(promise: nil) }
+                }
+            }
         } catch {
+            if Task.isCancelled { throw CancellationError() }
             // A write that failed never reached the peer, whatever NIO calls it.
             throw WebSocketError.notConnected
         }
@@ -89,13 +110,16 @@ final class NIOWebSocketConnection: WebSocketConnection {
     func close(_ code: WebSocketCloseCode, reason: String) async {
         let handler = handler
         let channel = channel
+        // Started before the cancellation handler, which runs at once in a
+        // task cancelled already: the loop writes the close frame before it
+        // runs the close queued after it, so the peer learns why.
+        channel.eventLoop.execute { handler.value.startClose(code: code, reason: reason) }
         await withTaskCancellationHandler {
-            channel.eventLoop.execute { handler.value.startClose(code: code, reason: reason) }
             // The handler closes the channel when the peer answers, or after
             // its grace period: this wait is bounded.
             try? await channel.closeFuture.get()
         } onCancel: {
-            channel.close(promise: nil)
+            channel.eventLoop.execute { channel.close(promise: nil) }
         }
     }
 }

@@ -40,6 +40,12 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     private var fragments: (isText: Bool, bytes: ByteBuffer)?
     /// Whether a `read()` is held back because the inbox is full.
     private var readHeld = false
+    /// The payload of the latest ping that came while the channel was not
+    /// writable, answered once it is: only the latest needs an answer (RFC
+    /// 6455 section 5.5.3), so a peer that pings and never reads cannot
+    /// make our pongs pile up. (Reads go on: holding them while our writes
+    /// wait could deadlock with a peer that does the same.)
+    private var pendingPong: ByteBuffer?
     private var grace: Scheduled<Void>?
 
     init(limits: WebSocketLimits, inbox: WebSocketInbox) {
@@ -85,7 +91,11 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
             dataFrame(frame)
         case .ping:
             guard case .open = phase else { return }
-            write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data), promise: nil)
+            if context.channel.isWritable {
+                write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data), promise: nil)
+            } else {
+                pendingPong = frame.data
+            }
         case .pong:
             var payload = frame.data
             if payload.readableBytes == 8, let id = payload.readInteger(as: UInt64.self) {
@@ -115,10 +125,25 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
                 inbox.finish(.closed(code, reason: reason))
                 phase = .ending
             case .ending, .closed:
-                break
+                // After a failure the decoder reports every later read as
+                // an error; closing now could cut off our close frame, still
+                // being written. The close path closes (its grace at worst).
+                return
             }
             context.close(promise: nil)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            if let payload = pendingPong {
+                pendingPong = nil
+                if case .open = phase {
+                    write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: payload), promise: nil)
+                }
+            }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     private func dataFrame(_ frame: WebSocketFrame) {
@@ -245,6 +270,7 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
         }
         phase = .closed
         fragments = nil
+        pendingPong = nil
         grace?.cancel()
         grace = nil
     }
@@ -259,11 +285,13 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
         context.read()
     }
 
-    /// Lets a held read through: the reader took messages from a full inbox.
+    /// Lets a held read through if the inbox no longer holds it: the reader
+    /// took messages from it, a ping waits for its pong, or the connection
+    /// is closing.
     func resumeReading() {
         guard readHeld, let context else { return }
         readHeld = false
-        context.read()
+        read(context: context)
     }
 
     /// Sends a data frame; fails with ``WebSocketError/notConnected`` once closing.
@@ -287,6 +315,9 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
         let inbox = inbox
         promise.futureResult.whenFailure { _ in inbox.failPing(id: id, with: WebSocketError.notConnected) }
         write(WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: payload), promise: promise)
+        // The pong may be behind messages the reader has not taken yet:
+        // the inbox takes more of them while a ping waits.
+        resumeReading()
     }
 
     /// Starts the closing handshake; the socket closes when the peer

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -15,6 +16,11 @@ enum WebSocketHandshakeOutcome: Sendable {
 /// (up to ``bodyLimit``) of any other status. It completes the outcome for
 /// a refusal and for failures before the upgrade; the upgrader completes it
 /// for a success, and removes this handler with the HTTP ones.
+///
+/// It also makes the checks of a 101 that NIO's upgrader leaves out (RFC
+/// 6455 section 4.1): no extension, as none was asked for, and no
+/// subprotocol but one the request offered. A 101 that fails them is a
+/// refusal, and never reaches the upgrade handler.
 final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias InboundOut = HTTPClientResponsePart
@@ -22,21 +28,31 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
     /// How much of a refusal's body is kept: enough for an error document.
     static let bodyLimit = 64 * 1024
 
+    private let offeredProtocols: Set<String>
     private let outcome: EventLoopPromise<WebSocketHandshakeOutcome>
     private var head: HTTPResponseHead?
     /// A refusal's body so far; nil for a 101 or before the head.
     private var body: ByteBuffer?
+    /// Set once a 101 failed the checks: the rest of the response goes nowhere.
+    private var refusedUpgrade = false
 
-    init(outcome: EventLoopPromise<WebSocketHandshakeOutcome>) {
+    init(offeredProtocols: Set<String>, outcome: EventLoopPromise<WebSocketHandshakeOutcome>) {
+        self.offeredProtocols = offeredProtocols
         self.outcome = outcome
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusedUpgrade else { return }
         switch unwrapInboundIn(data) {
         case let .head(head):
             if self.head == nil {
                 self.head = head
-                if head.status != .switchingProtocols { body = context.channel.allocator.buffer(capacity: 0) }
+                if head.status != .switchingProtocols {
+                    body = context.channel.allocator.buffer(capacity: 0)
+                } else if !isAcceptable(head) {
+                    refusedUpgrade = true
+                    return refuse(context: context)
+                }
             }
         case var .body(chunk):
             if var collected = body {
@@ -79,6 +95,19 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
             outcome.fail(error)
         }
         channel.close(promise: nil)
+    }
+
+    /// Whether a 101 agrees only to what the request asked for: no
+    /// extension, and one of the subprotocols offered or none.
+    private func isAcceptable(_ head: HTTPResponseHead) -> Bool {
+        let extensions = head.headers["Sec-WebSocket-Extensions"]
+        guard extensions.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return false }
+        let protocols = head.headers["Sec-WebSocket-Protocol"]
+        switch protocols.count {
+        case 0: return true
+        case 1: return offeredProtocols.contains(protocols[0].trimmingCharacters(in: .whitespaces))
+        default: return false
+        }
     }
 
     private func refuse(context: ChannelHandlerContext) {

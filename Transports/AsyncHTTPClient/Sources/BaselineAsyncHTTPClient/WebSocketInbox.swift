@@ -10,7 +10,9 @@ import NIOCore
 ///
 /// It also tells the handler when to stop reading the socket: once
 /// ``capacity`` messages wait, the handler holds its reads until the reader
-/// has taken enough of them.
+/// has taken enough of them. While a ping waits for its pong, which may be
+/// behind more messages, it reads on up to ``pingCapacity``: a slow reader
+/// must not make a live peer look dead to the keep-alive.
 final class WebSocketInbox: Sendable {
     /// How many received messages may wait for the reader before the handler
     /// stops reading the socket. One read can bring more frames than that on
@@ -21,6 +23,9 @@ final class WebSocketInbox: Sendable {
     /// this, so that a reader taking one message at a time does not make
     /// the handler read and stop again for each.
     static let resumeAt = capacity / 2
+    /// How many messages may wait while a ping waits for its pong: a bound
+    /// still, for a peer that never answers.
+    static let pingCapacity = capacity * 4
 
     /// How a connection ended.
     enum End: Sendable {
@@ -110,12 +115,12 @@ final class WebSocketInbox: Sendable {
     }
 
     /// Whether the queue is full, in which case the handler must hold its
-    /// read until told to go on (``Ready/resumesReading``).
+    /// read until told to go on (``Ready/resumesReading``, or a ping).
     func holdReadingIfFull() -> Bool {
         state.withLock { state in
-            guard state.messages.count >= Self.capacity else { return false }
-            state.readingHeld = true
-            return true
+            let limit = state.pings.isEmpty ? Self.capacity : Self.pingCapacity
+            state.readingHeld = state.messages.count >= limit
+            return state.readingHeld
         }
     }
 

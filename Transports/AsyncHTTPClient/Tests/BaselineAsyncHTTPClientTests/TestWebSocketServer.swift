@@ -10,10 +10,15 @@ import NIOWebSocket
 /// frames a test gives it, broken ones included.
 final class TestWebSocketServer: Sendable {
     enum Mode: Sendable {
-        /// Upgrades every request; answers pings unless told not to, and
-        /// sends `greeting` in the same write as the 101, so that the client
-        /// reads both at once.
-        case webSocket(answersPings: Bool = true, greeting: String? = nil)
+        /// Upgrades every request; answers pings and echoes messages unless
+        /// told not to, sends `greeting` in the same write as the 101, so
+        /// that the client reads both at once, and adds `fields` to the 101.
+        case webSocket(
+            answersPings: Bool = true,
+            echoes: Bool = true,
+            greeting: String? = nil,
+            fields: HTTPHeaders = HTTPHeaders()
+        )
         /// Answers every request with this status and body, never upgrading.
         case http(HTTPResponseStatus, body: String)
         /// Answers the first request's head with these bytes as they are.
@@ -79,15 +84,15 @@ final class TestWebSocketServer: Sendable {
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         switch mode {
-        case let .webSocket(answersPings, greeting):
+        case let .webSocket(answersPings, echoes, greeting, fields):
             let upgrader = NIOWebSocketServerUpgrader(
                 maxFrameSize: 1 << 24,
                 automaticErrorHandling: false,
-                shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+                shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(fields) },
                 upgradePipelineHandler: { channel, head in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(
-                            ServerFrameHandler(answersPings: answersPings, report: report)
+                            ServerFrameHandler(answersPings: answersPings, echoes: echoes, report: report)
                         )
                         peer.withLock { $0 = channel }
                         report.yield(.upgraded(head))
@@ -117,6 +122,31 @@ final class TestWebSocketServer: Sendable {
     func send(_ frame: WebSocketFrame) async throws {
         guard let channel = peer.current else { throw ChannelError.ioOnClosedChannel }
         try await channel.writeAndFlush(frame)
+    }
+
+    /// Queues `frames` on the connection and flushes them, returning once
+    /// they are queued, before they are written: whatever the server sends
+    /// after (a pong) goes behind them.
+    func queue(_ frames: [WebSocketFrame]) async throws {
+        guard let channel = peer.current else { throw ChannelError.ioOnClosedChannel }
+        try await channel.eventLoop.submit {
+            for frame in frames { channel.write(frame, promise: nil) }
+            channel.flush()
+        }.get()
+    }
+
+    /// Stops reading the upgraded connection, so that the client's writes
+    /// back up (after at most one more read).
+    func stopReading() async throws {
+        guard let channel = peer.current else { throw ChannelError.ioOnClosedChannel }
+        try await channel.setOption(.autoRead, value: false).get()
+    }
+
+    /// Reads the upgraded connection again after ``stopReading()``.
+    func resumeReading() async throws {
+        guard let channel = peer.current else { throw ChannelError.ioOnClosedChannel }
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
     }
 
     func sendText(_ text: String) async throws {
@@ -152,12 +182,14 @@ private final class ServerFrameHandler: ChannelDuplexHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let answersPings: Bool
+    private let echoes: Bool
     private let report: AsyncStream<TestWebSocketServer.Event>.Continuation
     private var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer)?
     private var sentClose = false
 
-    init(answersPings: Bool, report: AsyncStream<TestWebSocketServer.Event>.Continuation) {
+    init(answersPings: Bool, echoes: Bool, report: AsyncStream<TestWebSocketServer.Event>.Continuation) {
         self.answersPings = answersPings
+        self.echoes = echoes
         self.report = report
     }
 
@@ -215,6 +247,7 @@ private final class ServerFrameHandler: ChannelDuplexHandler {
 
     private func message(_ opcode: WebSocketOpcode, _ bytes: ByteBuffer, context: ChannelHandlerContext) {
         report.yield(opcode == .text ? .text(String(buffer: bytes)) : .binary(Array(bytes.readableBytesView)))
+        guard echoes else { return }
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: bytes)), promise: nil)
     }
 

@@ -1,7 +1,10 @@
+import BaselineConcurrency
 import BaselineHTTP
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import NIOWebSocket
 import Testing
 
@@ -113,6 +116,100 @@ struct WebSocketTransportTests {
         }
     }
 
+    /// 101s that agree to what the request did not ask for.
+    enum OverreachingUpgrade: String, CaseIterable, Sendable {
+        case anExtension, aProtocolNoneOffered, aProtocolNotOffered, twoProtocols
+
+        var offered: String? {
+            switch self {
+            case .anExtension, .aProtocolNoneOffered: nil
+            case .aProtocolNotOffered, .twoProtocols: "chat, superchat"
+            }
+        }
+
+        var answer: HTTPHeaders {
+            switch self {
+            case .anExtension: ["Sec-WebSocket-Extensions": "permessage-deflate"]
+            case .aProtocolNoneOffered: ["Sec-WebSocket-Protocol": "chat"]
+            case .aProtocolNotOffered: ["Sec-WebSocket-Protocol": "mqtt"]
+            case .twoProtocols: ["Sec-WebSocket-Protocol": "chat", "sec-websocket-protocol": "superchat"]
+            }
+        }
+    }
+
+    @Test(
+        "a 101 with an extension or a subprotocol the request did not offer comes back refused",
+        arguments: OverreachingUpgrade.allCases
+    )
+    func refusedOverreachingUpgrade(_ upgrade: OverreachingUpgrade) async throws {
+        try await withServer(.webSocket(fields: upgrade.answer)) { server, transport in
+            var fields = HTTPFields()
+            if let offered = upgrade.offered { fields[.secWebSocketProtocol] = offered }
+            let handshake = try await transport.openWebSocket(
+                request(server, fields: fields),
+                limits: WebSocketLimits()
+            )
+            guard case let .refused(response, body) = handshake else {
+                Issue.record("expected a refusal, got \(handshake)")
+                return
+            }
+            #expect(response.status == .switchingProtocols)
+            #expect(try await body.collect(upTo: 1 << 20).isEmpty)
+        }
+    }
+
+    @Test("a 101 that names one of the subprotocols offered upgrades")
+    func acceptedProtocol() async throws {
+        try await withServer(.webSocket(fields: ["Sec-WebSocket-Protocol": "superchat"])) { server, transport in
+            let connection = try await open(transport, server, fields: [.secWebSocketProtocol: "chat, superchat"])
+            try await connection.send(.text("hi"))
+            #expect(try await connection.receive() == .message(.text("hi")))
+            await connection.close(.normalClosure, reason: "")
+        }
+    }
+
+    @Test(
+        "localhost connects to a server on 127.0.0.1 only, though ::1 is tried first",
+        .enabled(if: localhostHasBothFamilies, "localhost does not resolve to both ::1 and 127.0.0.1 here")
+    )
+    func localhostBothFamilies() async throws {
+        try await withServer { server, transport in
+            let handshake = try await transport.openWebSocket(
+                HTTPRequest(method: .get, scheme: "http", authority: "localhost:\(server.port)", path: "/"),
+                limits: WebSocketLimits()
+            )
+            guard case let .upgraded(_, connection) = handshake else {
+                Issue.record("expected an upgrade, got \(handshake)")
+                return
+            }
+            try await connection.send(.text("hi"))
+            #expect(try await connection.receive() == .message(.text("hi")))
+            await connection.close(.normalClosure, reason: "")
+        }
+    }
+
+    @Test("a host with an IPv6 address where nothing listens connects through its IPv4 address")
+    func happyEyeballs() async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let resolver = BothFamiliesResolver()
+            let handshake = try await transport.openWebSocket(
+                HTTPRequest(method: .get, scheme: "http", authority: "both.test:\(server.port)", path: "/"),
+                limits: WebSocketLimits(),
+                resolver: resolver
+            )
+            guard case let .upgraded(_, connection) = handshake else {
+                Issue.record("expected an upgrade, got \(handshake)")
+                return
+            }
+            #expect(resolver.askedForIPv6)
+            #expect(await isUpgrade(events.next()))
+            try await connection.send(.text("hi"))
+            #expect(try await connection.receive() == .message(.text("hi")))
+            await connection.close(.normalClosure, reason: "")
+        }
+    }
+
     @Test("a closed port fails with TransportFailure cannotConnect")
     func cannotConnect() async throws {
         let server = try await TestWebSocketServer.start()
@@ -201,6 +298,61 @@ struct WebSocketTransportTests {
             )
             await #expect(throws: WebSocketError.invalidUTF8) { try await connection.receive() }
             #expect(await events.next() == .close(code: 1007, reason: ""))
+        }
+    }
+
+    @Test("text fragmented inside a character arrives whole")
+    func fragmentSplitsCharacter() async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server)
+            #expect(await isUpgrade(events.next()))
+            // "hé🙂": é is C3 A9, 🙂 is F0 9F 99 82; the frames cut both.
+            try await server.send(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(bytes: [0x68, 0xC3])))
+            try await server.send(
+                WebSocketFrame(fin: false, opcode: .continuation, data: ByteBuffer(bytes: [0xA9, 0xF0, 0x9F]))
+            )
+            try await server.send(
+                WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(bytes: [0x99, 0x82]))
+            )
+            #expect(try await connection.receive() == .message(.text("hé🙂")))
+            await connection.close(.normalClosure, reason: "")
+        }
+    }
+
+    @Test("a frame after a broken one does not cut off the close frame still being written")
+    func closeFrameOutlivesLaterErrors() async throws {
+        // No echo: a client that closes with bytes unread resets the
+        // connection, and the server loses what it had not read yet.
+        try await withServer(.webSocket(echoes: false)) { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server, limits: WebSocketLimits(maximumFrameSize: 1024))
+            #expect(await isUpgrade(events.next()))
+            let watcher = try await ChannelWatcher.watch(connection)
+            var watched = watcher.events.makeAsyncIterator()
+            // The close frame will wait behind a message the server does not read yet.
+            try await server.stopReading()
+            let sending = Task { try await connection.send(.binary(Data(count: 2 << 20))) }
+            #expect(await watched.next() == .unwritable)
+            try await server.send(
+                WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(repeating: 7, count: 2000))
+            )
+            await #expect(throws: WebSocketError.messageTooLarge(limit: 1024)) { try await connection.receive() }
+            #expect(await watched.next() == .error)
+            // Bytes after the broken frame: the decoder reports them as an error.
+            try await server.sendText("more")
+            #expect(await watched.next() == .error)
+            // What backed up must reach the server well within the close's grace.
+            try await watcher.restoreSendBuffer()
+            try await server.resumeReading()
+            var sawClose = false
+            while let event = await events.next() {
+                if case .binary = event { continue }
+                sawClose = event == .close(code: 1009, reason: "")
+                break
+            }
+            #expect(sawClose)
+            _ = try? await sending.value
         }
     }
 
@@ -329,6 +481,38 @@ struct WebSocketTransportTests {
         }
     }
 
+    @Test("close from a cancelled task still sends its close frame")
+    func closeWhenCancelled() async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server)
+            #expect(await isUpgrade(events.next()))
+            await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                await connection.close(.goingAway, reason: "")
+            }.value
+            #expect(await events.next() == .close(code: 1001, reason: ""))
+        }
+    }
+
+    @Test("a cancelled send to a server that stopped reading throws CancellationError and closes")
+    func sendCancelled() async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server)
+            #expect(await isUpgrade(events.next()))
+            let watcher = try await ChannelWatcher.watch(connection)
+            var watched = watcher.events.makeAsyncIterator()
+            try await server.stopReading()
+            // Far more than the shrunk sockets' buffers hold: the write cannot end.
+            let sending = Task { try await connection.send(.binary(Data(count: 2 << 20))) }
+            #expect(await watched.next() == .unwritable)
+            sending.cancel()
+            await #expect(throws: CancellationError.self) { try await sending.value }
+            await #expect(throws: WebSocketError.notConnected) { try await connection.send(.text("late")) }
+        }
+    }
+
     @Test("a connection released without close closes its socket")
     func releasedConnectionCloses() async throws {
         try await withServer { server, transport in
@@ -405,6 +589,70 @@ struct WebSocketTransportTests {
             }
             await connection.close(.goingAway, reason: "")
             await #expect(throws: WebSocketError.notConnected) { try await pinging.value }
+        }
+    }
+
+    @Test("pings that come while the socket takes no more writes get one pong, not one each")
+    func pongFlood() async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server)
+            #expect(await isUpgrade(events.next()))
+            let watcher = try await ChannelWatcher.watch(connection)
+            var watched = watcher.events.makeAsyncIterator()
+            try await server.stopReading()
+            let sending = Task { try await connection.send(.binary(Data(count: 2 << 20))) }
+            #expect(await watched.next() == .unwritable)
+            var frames = (0..<1000).map { index in
+                WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(integer: UInt16(index)))
+            }
+            frames.append(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "after the pings")))
+            try await server.queue(frames)
+            // The message behind the pings arrived: the pings were handled.
+            #expect(try await connection.receive() == .message(.text("after the pings")))
+            try await watcher.restoreSendBuffer()
+            try await server.resumeReading()
+            // The long message is out: the socket took writes again, and
+            // the pong waiting for that went first.
+            try await sending.value
+            try await connection.send(.text("mark"))
+            var pongs: [[UInt8]] = []
+            while let event = await events.next(), event != .text("mark") {
+                if case let .pong(payload) = event { pongs.append(payload) }
+            }
+            // Only the latest ping's answer.
+            #expect(pongs == [[0x03, 0xE7]])
+            await connection.close(.normalClosure, reason: "")
+        }
+    }
+
+    @Test("a ping's pong behind more messages than the inbox holds still arrives")
+    func pingBehindFullInbox() async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server)
+            #expect(await isUpgrade(events.next()))
+            // Three inboxes' worth, in reads of a few messages each: the pong
+            // is queued behind them all.
+            let count = WebSocketInbox.capacity * 3
+            try await server.queue(
+                (0..<count).map { index in
+                    WebSocketFrame(
+                        fin: true,
+                        opcode: .text,
+                        data: ByteBuffer(string: "\(index) " + String(repeating: "x", count: 4096))
+                    )
+                }
+            )
+            try await connection.ping()
+            for index in 0..<count {
+                guard case let .message(.text(text)) = try await connection.receive() else {
+                    Issue.record("expected message \(index)")
+                    return
+                }
+                #expect(text.hasPrefix("\(index) "))
+            }
+            await connection.close(.normalClosure, reason: "")
         }
     }
 
@@ -523,5 +771,92 @@ struct WebSocketTransportTests {
     private func isUpgrade(_ event: Event?) -> Bool {
         if case .upgraded = event { return true }
         return false
+    }
+}
+
+/// Whether `localhost` resolves to both ::1 and 127.0.0.1 here, for Happy
+/// Eyeballs to try both.
+private let localhostHasBothFamilies: Bool = {
+    var list: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo("localhost", nil, nil, &list) == 0, let first = list else { return false }
+    defer { freeaddrinfo(first) }
+    var families = Set<Int32>()
+    var entry: UnsafeMutablePointer<addrinfo>? = first
+    while let current = entry {
+        families.insert(current.pointee.ai_family)
+        entry = current.pointee.ai_next
+    }
+    return families.contains(AF_INET) && families.contains(AF_INET6)
+}()
+
+/// Gives every host ::1 and 127.0.0.1, as many systems do for `localhost`:
+/// the IPv6 address, tried first, has nothing listening on it.
+private final class BothFamiliesResolver: Resolver, Sendable {
+    private let askedIPv6 = LockedValue(false)
+
+    var askedForIPv6: Bool { askedIPv6.current }
+
+    func initiateAQuery(host: String, port: Int) -> EventLoopFuture<[SocketAddress]> {
+        MultiThreadedEventLoopGroup.singleton.next().makeCompletedFuture {
+            [try SocketAddress(ipAddress: "127.0.0.1", port: port)]
+        }
+    }
+
+    func initiateAAAAQuery(host: String, port: Int) -> EventLoopFuture<[SocketAddress]> {
+        askedIPv6.withLock { $0 = true }
+        return MultiThreadedEventLoopGroup.singleton.next().makeCompletedFuture {
+            [try SocketAddress(ipAddress: "::1", port: port)]
+        }
+    }
+
+    func cancelQueries() {}
+}
+
+/// Reports what the client's WebSocket handler is told, from just before it:
+/// the channel becoming unwritable, and errors. It shrinks the socket's
+/// send buffer too, so that a server that stops reading stops the client's
+/// writes after a few hundred KiB at most.
+private final class ChannelWatcher: ChannelInboundHandler, Sendable {
+    typealias InboundIn = WebSocketFrame
+
+    enum Event: Sendable, Equatable {
+        case unwritable
+        case error
+    }
+
+    let events: AsyncStream<Event>
+    private let report: AsyncStream<Event>.Continuation
+    private let channel: any Channel
+
+    private init(channel: any Channel) {
+        self.channel = channel
+        (events, report) = AsyncStream.makeStream(of: Event.self)
+    }
+
+    /// Gives the socket a send buffer large enough again for what backed up to go fast.
+    func restoreSendBuffer() async throws {
+        try await channel.setOption(.socketOption(.so_sndbuf), value: 1 << 20).get()
+    }
+
+    /// A watcher in place on `connection`'s channel.
+    static func watch(_ connection: any WebSocketConnection) async throws -> ChannelWatcher {
+        let channel = try #require(connection as? NIOWebSocketConnection).channel
+        let watcher = ChannelWatcher(channel: channel)
+        try await channel.eventLoop.submit {
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(watcher, position: .before(pipeline.handler(type: WebSocketClientHandler.self)))
+        }.get()
+        try await channel.setOption(.socketOption(.so_sndbuf), value: 4096).get()
+        return watcher
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !context.channel.isWritable { report.yield(.unwritable) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        report.yield(.error)
+        context.fireErrorCaught(error)
     }
 }
