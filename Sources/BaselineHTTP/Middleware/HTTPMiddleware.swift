@@ -31,8 +31,15 @@ public protocol HTTPMiddleware: Sendable {
 extension HTTPTransport {
     /// This transport behind `middleware`, as one ``HTTPMiddleware/Next`` function.
     func chained(behind middleware: [any HTTPMiddleware]) -> HTTPMiddleware.Next {
-        let send: HTTPMiddleware.Next = { request, body in try await self.send(request, body: body) }
-        return middleware.reversed().reduce(send) { next, step in
+        middleware.chained { request, body in try await self.send(request, body: body) }
+    }
+}
+
+extension Array where Element == any HTTPMiddleware {
+    /// These middleware, outermost first, in front of `innermost`, as one
+    /// ``HTTPMiddleware/Next`` function.
+    func chained(to innermost: @escaping HTTPMiddleware.Next) -> HTTPMiddleware.Next {
+        reversed().reduce(innermost) { next, step in
             { request, body in try await step.intercept(request, body: body, next: next) }
         }
     }

@@ -80,26 +80,28 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
     func receive() async throws -> WebSocketEvent {
         if let closed = closeEvent() { return closed }
         let task = self.task
-        let result = await Self.callback {
-            (done: @escaping @Sendable (Result<URLSessionWebSocketTask.Message, any Error>) -> Void) in
-            task.receive { done($0.mapError { $0 }) }
-        }
-        switch result {
-        case let .success(.string(text)):
-            return .message(.text(text))
-        case let .success(.data(data)):
-            return .message(.binary(data))
-        case .success:
-            return .message(.binary(Data()))
-        case .failure(let error as CancellationError):
+        let message: URLSessionWebSocketTask.Message
+        do {
+            // URLSession cannot withdraw a receive: a cancelled one throws at
+            // once and its late message is dropped.
+            message = try await withCallback { completion in
+                task.receive { completion.resume(with: $0.mapError { $0 }) }
+                return .notSupported
+            }
+        } catch let error as CancellationError {
             throw error
-        case let .failure(error):
+        } catch {
             if let closed = closeEvent() { return closed }
             if (error as NSError).domain == NSPOSIXErrorDomain, (error as NSError).code == Int(EMSGSIZE) {
                 throw WebSocketError.messageTooLarge(limit: limits.maximumMessageSize)
             }
             throw WebSocketError.connectionLost(error.localizedDescription)
         }
+        // Not a switch: the enum is frozen in FoundationNetworking and not
+        // on Apple platforms, and each would warn about the other's default.
+        if case let .string(text) = message { return .message(.text(text)) }
+        if case let .data(data) = message { return .message(.binary(data)) }
+        return .message(.binary(Data()))
     }
 
     /// The peer's close, once URLSession has one to report.
@@ -121,43 +123,29 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
             case let .binary(data): .data(data)
             }
         let task = self.task
-        try await Self.callback { (done: @escaping @Sendable (Result<Void, any Error>) -> Void) in
-            task.send(outgoing) { error in done(error.map { .failure($0) } ?? .success(())) }
+        do {
+            try await withCallback { (completion: CallbackCompletion<Void>) in
+                task.send(outgoing) { error in completion.resume(with: error.map { .failure($0) } ?? .success(())) }
+                return .notSupported
+            }
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw WebSocketError.connectionLost(error.localizedDescription)
         }
-        .mapError { $0 is CancellationError ? $0 : WebSocketError.connectionLost($0.localizedDescription) }
-        .get()
     }
 
     func ping() async throws {
         let task = self.task
-        try await Self.callback { (done: @escaping @Sendable (Result<Void, any Error>) -> Void) in
-            task.sendPing { error in done(error.map { .failure($0) } ?? .success(())) }
-        }
-        .mapError { $0 is CancellationError ? $0 : WebSocketError.notConnected }
-        .get()
-    }
-
-    /// The result of a URLSession call that reports through a callback, or
-    /// `CancellationError` as soon as the task is cancelled: URLSession
-    /// cannot withdraw the call, so its late result is dropped.
-    private static func callback<Value: Sendable>(
-        _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
-    ) async -> Result<Value, any Error> {
-        let once = LockedValue<CheckedContinuation<Result<Value, any Error>, Never>?>(nil)
-        let finish: @Sendable (Result<Value, any Error>) -> Void = { result in
-            once.withLock { $0.take() }?.resume(returning: result)
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                once.withLock { $0 = continuation }
-                if Task.isCancelled {
-                    finish(.failure(CancellationError()))
-                } else {
-                    start(finish)
-                }
+        do {
+            try await withCallback { (completion: CallbackCompletion<Void>) in
+                task.sendPing { error in completion.resume(with: error.map { .failure($0) } ?? .success(())) }
+                return .notSupported
             }
-        } onCancel: {
-            finish(.failure(CancellationError()))
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw WebSocketError.notConnected
         }
     }
 
@@ -167,20 +155,14 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
             return !closing
         }
         guard first else { return }
-        let closeCode = URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure
+        let closeCode =
+            code.canBeSent
+            ? URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure : .normalClosure
         // A close frame's reason is at most 123 bytes: cut at a character.
         var bytes = Data()
         for character in reason where bytes.count + character.utf8.count <= 123 {
             bytes.append(contentsOf: character.utf8)
         }
         task.cancel(with: closeCode, reason: bytes)
-    }
-}
-
-extension Optional {
-    /// The value, leaving `nil` behind.
-    fileprivate mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
     }
 }

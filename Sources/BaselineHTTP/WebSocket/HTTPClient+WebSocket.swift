@@ -104,9 +104,7 @@ extension HTTPClient {
                     return (response, body)
                 }
             }
-            let chain = middleware.reversed().reduce(innermost) { next, step in
-                { request, body in try await step.intercept(request, body: body, next: next) }
-            }
+            let chain = middleware.chained(to: innermost)
             do {
                 let (response, body) =
                     if let timeout {

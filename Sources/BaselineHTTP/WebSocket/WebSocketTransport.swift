@@ -80,7 +80,9 @@ public protocol WebSocketConnection: Sendable {
 
     /// Starts the closing handshake with `code` and `reason` (at most 123
     /// bytes of UTF-8) and closes the connection once the peer answers or
-    /// after a short wait, whichever comes first. Calling it again, or after
+    /// after a short wait, whichever comes first. A code that may not be
+    /// sent (``WebSocketCloseCode/canBeSent``: 1005, 1006 and 1015 only
+    /// report) goes out as 1000, normal closure. Calling it again, or after
     /// the peer closed, does nothing. A pending ``receive()`` then returns
     /// ``WebSocketEvent/closed(_:reason:)`` or throws.
     func close(_ code: WebSocketCloseCode, reason: String) async

@@ -324,9 +324,9 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     /// answers or after ``closingGrace``. Does nothing unless open.
     func startClose(code: WebSocketCloseCode, reason: String) {
         guard case .open = phase, let context else { return }
-        // 1005, 1006 and 1015 only report; a close frame without a code says the same.
-        let sentCode = code.canBeSent ? code : nil
-        let sentReason = sentCode == nil ? "" : Self.truncated(reason, toUTF8Bytes: 123)
+        // 1005, 1006 and 1015 only report: send 1000, as WebSocketConnection asks.
+        let sentCode = code.canBeSent ? code : .normalClosure
+        let sentReason = Self.truncated(reason, toUTF8Bytes: 123)
         phase = .closeSent(sentCode, reason: sentReason)
         fragments = nil
         write(Self.closeFrame(code: sentCode, reason: sentReason, allocator: context.channel.allocator), promise: nil)

@@ -481,6 +481,17 @@ struct WebSocketTransportTests {
         }
     }
 
+    @Test("a code that may not be sent goes out as 1000", arguments: [1005, 1006, 1015, 2000] as [UInt16])
+    func closeWithReservedCode(rawValue: UInt16) async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server)
+            #expect(await isUpgrade(events.next()))
+            await connection.close(WebSocketCloseCode(rawValue: rawValue), reason: "bye")
+            #expect(await events.next() == .close(code: 1000, reason: "bye"))
+        }
+    }
+
     @Test("close from a cancelled task still sends its close frame")
     func closeWhenCancelled() async throws {
         try await withServer { server, transport in
@@ -645,13 +656,7 @@ struct WebSocketTransportTests {
                 }
             )
             try await connection.ping()
-            for index in 0..<count {
-                guard case let .message(.text(text)) = try await connection.receive() else {
-                    Issue.record("expected message \(index)")
-                    return
-                }
-                #expect(text.hasPrefix("\(index) "))
-            }
+            try await expectNumberedTexts(count, on: connection)
             await connection.close(.normalClosure, reason: "")
         }
     }
@@ -685,13 +690,7 @@ struct WebSocketTransportTests {
             for index in 0..<count {
                 try await server.sendText("\(index) " + String(repeating: "x", count: 1000))
             }
-            for index in 0..<count {
-                guard case let .message(.text(text)) = try await connection.receive() else {
-                    Issue.record("expected message \(index)")
-                    return
-                }
-                #expect(text.hasPrefix("\(index) "))
-            }
+            try await expectNumberedTexts(count, on: connection)
             await connection.close(.normalClosure, reason: "")
         }
     }
@@ -726,6 +725,22 @@ struct WebSocketTransportTests {
     }
 
     // MARK: Helpers
+
+    /// Receives `count` text messages, expecting each to start with its
+    /// index and a space: "0 …", "1 …", in order.
+    private func expectNumberedTexts(
+        _ count: Int,
+        on connection: any WebSocketConnection,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for index in 0..<count {
+            guard case let .message(.text(text)) = try await connection.receive() else {
+                Issue.record("expected message \(index)", sourceLocation: sourceLocation)
+                return
+            }
+            #expect(text.hasPrefix("\(index) "), sourceLocation: sourceLocation)
+        }
+    }
 
     private func withServer(
         _ mode: TestWebSocketServer.Mode = .webSocket(),
