@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing] [websocket]
 
 import PackageDescription
 
@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        // Already in the graph through the example server: the raw WebSocket client row.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -38,6 +41,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
                 "DirectImageDecoding",
             ]
         ),

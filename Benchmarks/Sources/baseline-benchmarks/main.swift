@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing] [websocket]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -58,6 +58,15 @@ if wants("body-parsing") {
 
 if wants("store") {
     try await StoreBenchmarks.run()
+}
+
+if wants("websocket") {
+    try await WebSocketBenchmarks.run()
+}
+
+if selected.contains("ws-alloc-probe") {
+    // A child of the WebSocket allocation rows: one row's messages, then exit.
+    try await WebSocketBenchmarks.probe()
 }
 
 if selected.contains("http-serve") {

@@ -407,15 +407,7 @@ public struct HTTPClient: Sendable {
 
     /// The HTTP request `request` describes, resolved against the base URL.
     public func makeHTTPRequest<Value>(_ request: Request<Value>) throws -> (HTTPRequest, HTTPBody?) {
-        var fields = defaultHeaderFields
-        if request.body != nil {
-            // The body says what it is; a client-wide default must not relabel it.
-            fields[.contentType] = nil
-        }
-        for field in request.headerFields {
-            fields[fields: field.name] = []
-        }
-        fields.append(contentsOf: request.headerFields)
+        var fields = headerFields(merging: request.headerFields, hasBody: request.body != nil)
 
         var body: HTTPBody?
         if let requestBody = request.body {
@@ -425,6 +417,21 @@ public struct HTTPClient: Sendable {
             }
         }
         return (try makeHead(for: request, headerFields: fields), body)
+    }
+
+    /// The client's default header fields with `fields` in place of any of
+    /// the same name; with a body, no default `Content-Type`.
+    func headerFields(merging fields: HTTPFields, hasBody: Bool) -> HTTPFields {
+        var merged = defaultHeaderFields
+        if hasBody {
+            // The body says what it is; a client-wide default must not relabel it.
+            merged[.contentType] = nil
+        }
+        for field in fields {
+            merged[fields: field.name] = []
+        }
+        merged.append(contentsOf: fields)
+        return merged
     }
 
     /// The request head: method, target and `fields`.

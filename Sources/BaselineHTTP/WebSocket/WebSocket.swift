@@ -212,7 +212,9 @@ public final class WebSocket: Sendable {
 
     // MARK: Sending
 
-    /// Sends `message`; returns when the transport has taken it.
+    /// Sends `message`; returns when the transport has taken it: queued to
+    /// go out in order, ahead of a later ``close(_:reason:)``, not
+    /// necessarily written yet. It waits while the peer does not read.
     ///
     /// Throws ``WebSocketError/notConnected`` when the socket is closed or
     /// reconnecting: a message is never queued for a later connection,

@@ -70,7 +70,11 @@ public protocol WebSocketConnection: Sendable {
     /// (which leaves the connection open).
     func receive() async throws -> WebSocketEvent
 
-    /// Sends one message; returns when the transport has taken it. Throws
+    /// Sends one message; returns when the transport has taken it, which
+    /// may be before it is written (a queue), as long as what waits is
+    /// bounded: a peer that stops reading must make `send` wait, not memory
+    /// grow. Messages go out in the order sent, and ahead of a later
+    /// ``close(_:reason:)``'s close frame. Throws
     /// ``WebSocketError/notConnected`` once the connection is closing.
     func send(_ message: WebSocketMessage) async throws
 

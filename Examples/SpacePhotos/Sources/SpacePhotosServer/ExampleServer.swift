@@ -44,7 +44,8 @@ import ServiceLifecycle
 /// - `GET /events` (`?count`, `?interval` ms, `?from`, `?format=sse`), `GET /events/sse` →
 ///   favourite-count events as NDJSON or Server-Sent Events.
 /// - `GET /redirect/{n}`, `GET /redirect-to?url=` (`?status=301…308`) → redirects;
-///   `GET /echo/headers` → the request's header fields.
+///   `GET /echo/headers` → the request's header fields; `GET /echo/socket` → a WebSocket
+///   that sends each message back (for benchmarks; no token).
 /// - `GET /flaky/{key}` (`?failures=N`, `?retryAfter=S`) → 503 with `Retry-After` N times, then 200.
 /// - `GET /slow?ms=N` → answers after N ms (at most 10 s).
 /// - `GET /json/items?count=N` → a fixed array of N small objects, for benchmarks.
@@ -224,14 +225,16 @@ public struct ExampleServer: Sendable {
         )
         return Application(
             router: try await makeRouter(state: state, accounts: accounts),
-            // HTTP/1, and the upgrade to WebSocket for GET /favourites/live.
+            // HTTP/1, and the upgrade to WebSocket for GET /favourites/live and GET /echo/socket.
             server: HTTPServerBuilder { responder in
                 UpgradableHTTP1Channel(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder,
                         configuration: channelConfiguration,
                         shouldUpgrade: { head, channel, logger in
-                            favourites.shouldUpgrade(head, channel: channel, logger: logger)
+                            EchoSocketRoutes.matches(head)
+                                ? EchoSocketRoutes.shouldUpgrade(head, channel: channel)
+                                : favourites.shouldUpgrade(head, channel: channel, logger: logger)
                         }
                     ),
                     firstRequestTimeout: idleTimeout
@@ -334,6 +337,7 @@ public struct ExampleServer: Sendable {
         EventRoutes(defaultInterval: configuration.eventInterval).add(to: router)
         RedirectRoutes().add(to: router)
         EchoRoutes().add(to: router)
+        EchoSocketRoutes.add(to: router)
         FlakyRoutes(counter: state.attempts).add(to: router)
         SlowRoutes().add(to: router)
         ItemRoutes().add(to: router)

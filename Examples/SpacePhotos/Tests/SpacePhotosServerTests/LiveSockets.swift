@@ -8,7 +8,7 @@ import NIOWebSocket
 
 @testable import SpacePhotosServer
 
-/// A client of `GET /favourites/live` on a running server (WSClient over
+/// A client of `GET /favourites/live` (or another socket) on a running server (WSClient over
 /// loopback): what it receives arrives in order through ``next()``, what the
 /// test sends goes out in order, and ``finished`` ends with the server's
 /// close frame, nil when the connection ended without one.
@@ -24,14 +24,14 @@ final class LiveSocket {
         case error(code: String)
     }
 
-    private var iterator: AsyncStream<String>.Iterator
+    private var iterator: AsyncStream<WebSocketMessage>.Iterator
     private let outgoing: AsyncStream<Outgoing>.Continuation
     /// The connection: its close frame, or the error that ended it.
     let finished: Task<WebSocketCloseFrame?, any Error>
 
     /// Connects to `path` (with its query) as the member `token` names, if any.
     init(port: Int, token: String?, path: String = "/favourites/live") {
-        let (received, receivedSink) = AsyncStream.makeStream(of: String.self)
+        let (received, receivedSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
         let (outgoingStream, outgoing) = AsyncStream.makeStream(of: Outgoing.self)
         iterator = received.makeAsyncIterator()
         self.outgoing = outgoing
@@ -56,7 +56,7 @@ final class LiveSocket {
                         }
                     }
                     for try await message in inbound.messages(maxSize: 1 << 20) {
-                        if case .text(let text) = message { receivedSink.yield(text) }
+                        receivedSink.yield(message)
                     }
                     receivedSink.finish()
                     group.cancelAll()
@@ -88,9 +88,24 @@ final class LiveSocket {
         outgoing.yield(.close)
     }
 
-    /// The next message the server sent, nil once the connection has ended.
+    /// The next message the server sent, as it came, nil once the
+    /// connection has ended.
+    func nextMessage() async -> WebSocketMessage? {
+        await iterator.next()
+    }
+
+    /// The next text message the server sent, parsed, nil once the
+    /// connection has ended.
     func next() async throws -> Message? {
-        guard let text = await iterator.next() else { return nil }
+        var text: String?
+        while text == nil {
+            switch await iterator.next() {
+            case .text(let received)?: text = received
+            case .binary?: continue
+            case nil: return nil
+            }
+        }
+        guard let text else { return nil }
         let data = Data(text.utf8)
         if let update = try? JSONDecoder().decode(FavouriteUpdate.self, from: data) {
             return .update(update)

@@ -17,12 +17,14 @@ final class NIOWebSocketConnection: WebSocketConnection {
     let channel: any Channel
     private let handler: NIOLoopBound<WebSocketClientHandler>
     private let inbox: WebSocketInbox
+    private let outbox: WebSocketOutbox
 
     /// Must be called on the channel's event loop, where `handler` lives.
     init(channel: any Channel, handler: WebSocketClientHandler) {
         self.channel = channel
         self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         inbox = handler.inbox
+        outbox = handler.outbox
     }
 
     deinit {
@@ -64,31 +66,19 @@ final class NIOWebSocketConnection: WebSocketConnection {
             bytes = ByteBuffer(bytes: data)
         }
         try Task.checkCancellation()
-        let handler = handler
-        let channel = channel
-        let eventLoop = channel.eventLoop
-        // Set on the loop as the write ends, before any close queued after it runs.
-        let isWritten = LockedValue(false)
-        let written = eventLoop.flatSubmit {
-            let written = handler.value.send(opcode, bytes, on: eventLoop)
-            written.whenComplete { _ in isWritten.withLock { $0 = true } }
-            return written
+        let frame = WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: bytes)
+        let queued = try outbox.enqueue(frame)
+        if queued.schedulesDrain {
+            let handler = handler
+            channel.eventLoop.execute { handler.value.drainOutbox() }
         }
-        do {
-            try await withTaskCancellationHandler {
-                try await written.get()
-            } onCancel: {
-                // A peer that stops reading holds the write for ever. Part
-                // of a frame may be out, so the connection cannot go on:
-                // it closes, unless the write ended meanwhile.
-                eventLoop.execute {
-                    if !isWritten.withLock({ $0 }) { channel.close(promise: nil) }
-                }
-            }
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            // A write that failed never reached the peer, whatever NIO calls it.
-            throw WebSocketError.notConnected
+        guard queued.mustWait else { return }
+        // The peer stopped reading, or the loop is behind: wait for room.
+        let channel = channel
+        try await outbox.waitForRoom {
+            // A peer that stops reading holds the frame for ever, and part
+            // of it may be out: the connection cannot go on.
+            channel.eventLoop.execute { channel.close(promise: nil) }
         }
     }
 
@@ -108,6 +98,8 @@ final class NIOWebSocketConnection: WebSocketConnection {
     }
 
     func close(_ code: WebSocketCloseCode, reason: String) async {
+        // Sends after this fail; those queued before it go out first.
+        outbox.close(droppingQueued: false)
         let handler = handler
         let channel = channel
         // Started before the cancellation handler, which runs at once in a

@@ -32,9 +32,16 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     }
 
     let inbox: WebSocketInbox
+    let outbox = WebSocketOutbox()
     private let frameLimit: Int
     private let messageLimit: Int
-    private var phase = Phase.open
+    private var phase = Phase.open {
+        didSet {
+            // Data frames go out only while open; any other phase ends sends.
+            if case .open = phase { return }
+            outbox.close(droppingQueued: true)
+        }
+    }
     private var context: ChannelHandlerContext?
     /// The message being assembled from fragments: whether it is text, and its bytes so far.
     private var fragments: (isText: Bool, bytes: ByteBuffer)?
@@ -57,6 +64,7 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        outbox.setWritable(context.channel.isWritable)
         // Added by the upgrade, which can finish after the socket closed.
         if !context.channel.isActive { channelClosed() }
     }
@@ -135,6 +143,7 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        outbox.setWritable(context.channel.isWritable)
         if context.channel.isWritable {
             if let payload = pendingPong {
                 pendingPong = nil
@@ -294,14 +303,16 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
         read(context: context)
     }
 
-    /// Sends a data frame; fails with ``WebSocketError/notConnected`` once closing.
-    func send(_ opcode: WebSocketOpcode, _ data: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        guard case .open = phase, context != nil else {
-            return eventLoop.makeFailedFuture(WebSocketError.notConnected)
+    /// Writes the data frames senders queued in the ``outbox``, with one
+    /// flush; they are dropped once the connection is no longer open.
+    func drainOutbox() {
+        let frames = outbox.takeFrames()
+        defer { outbox.drained(isWritable: context?.channel.isWritable ?? false) }
+        guard case .open = phase, let context, !frames.isEmpty else { return }
+        for frame in frames {
+            context.write(wrapOutboundOut(frame), promise: nil)
         }
-        let promise = eventLoop.makePromise(of: Void.self)
-        write(WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data), promise: promise)
-        return promise.futureResult
+        context.flush()
     }
 
     /// Sends a ping whose payload is `id`, for ``WebSocketInbox/pongArrived(id:)`` to match.
@@ -390,6 +401,10 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     /// each bad sequence, so the decoded text has the same bytes only when
     /// there was none.
     static func validUTF8(_ bytes: ByteBuffer) -> String? {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            // One pass that validates as it copies.
+            return String(validating: bytes.readableBytesView, as: UTF8.self)
+        }
         let text = String(buffer: bytes)
         return text.utf8.elementsEqual(bytes.readableBytesView) ? text : nil
     }

@@ -481,6 +481,21 @@ struct WebSocketTransportTests {
         }
     }
 
+    @Test("messages sent just before close all go out, in order, ahead of the close frame")
+    func sendsBeforeCloseGoOutFirst() async throws {
+        try await withServer { server, transport in
+            var events = server.events.makeAsyncIterator()
+            let connection = try await open(transport, server)
+            #expect(await isUpgrade(events.next()))
+            // Sends return once queued: these may all still wait for the loop.
+            for index in 0..<200 { try await connection.send(.text("\(index)")) }
+            await connection.close(.normalClosure, reason: "")
+            for index in 0..<200 { #expect(await events.next() == .text("\(index)")) }
+            #expect(await events.next() == .close(code: 1000, reason: ""))
+            await #expect(throws: WebSocketError.notConnected) { try await connection.send(.text("late")) }
+        }
+    }
+
     @Test("a code that may not be sent goes out as 1000", arguments: [1005, 1006, 1015, 2000] as [UInt16])
     func closeWithReservedCode(rawValue: UInt16) async throws {
         try await withServer { server, transport in

@@ -90,7 +90,8 @@ struct FavouriteSocketRoutes: Sendable {
             throw APIError(
                 .notFound,
                 code: "not_found",
-                message: "There is no WebSocket at \(request.uri.path.prefix(200)): the one WebSocket is \(Self.path)."
+                message:
+                    "There is no WebSocket at \(request.uri.path.prefix(200)): the WebSockets are \(Self.path) and \(EchoSocketRoutes.path)."
             )
         }
         guard head.method == .get else {
