@@ -9,20 +9,8 @@ import Testing
 /// `GET /echo/socket` on a real server on loopback: what goes in comes back.
 @Suite("GET /echo/socket: the echo socket", .timeLimit(.minutes(1)))
 struct EchoSocketTests {
-    static func withServer(_ body: (RunningServer) async throws -> Void) async throws {
-        let configuration = ExampleServer.Configuration(passwordHasher: PasswordHasher(cost: 4))
-        let server = try await ExampleServer(configuration: configuration).start()
-        do {
-            try await body(server)
-            await server.stop()
-        } catch {
-            await server.stop()
-            throw error
-        }
-    }
-
     @Test func textAndBinaryComeBackAsTheyWentInOrder() async throws {
-        try await Self.withServer { server async throws in
+        try await FavouriteSocketTests.withServer { server async throws in
             let socket = LiveSocket(port: server.port, token: nil, path: EchoSocketRoutes.path)
             let kilobyte = String(repeating: "é", count: 512)
             socket.send(text: "first")
@@ -42,7 +30,7 @@ struct EchoSocketTests {
     }
 
     @Test func aMessageOver4KiBClosesWith1009() async throws {
-        try await Self.withServer { server async throws in
+        try await FavouriteSocketTests.withServer { server async throws in
             let socket = LiveSocket(port: server.port, token: nil, path: EchoSocketRoutes.path)
             socket.send(text: String(repeating: "x", count: FavouriteSocketRoutes.maximumMessageBytes + 1))
             #expect(await socket.nextMessage() == nil)
@@ -51,7 +39,7 @@ struct EchoSocketTests {
     }
 
     @Test func aPlainGetGets426AndAnotherMethod405() async throws {
-        try await Self.withServer { server async throws in
+        try await FavouriteSocketTests.withServer { server async throws in
             let plain = try await RawExchange.send(
                 "GET /echo/socket HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
                 port: server.port

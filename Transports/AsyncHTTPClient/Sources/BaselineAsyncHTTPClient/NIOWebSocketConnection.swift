@@ -76,8 +76,6 @@ final class NIOWebSocketConnection: WebSocketConnection {
         // The peer stopped reading, or the loop is behind: wait for room.
         let channel = channel
         try await outbox.waitForRoom {
-            // A peer that stops reading holds the frame for ever, and part
-            // of it may be out: the connection cannot go on.
             channel.eventLoop.execute { channel.close(promise: nil) }
         }
     }

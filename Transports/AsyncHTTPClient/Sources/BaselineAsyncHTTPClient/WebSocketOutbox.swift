@@ -115,8 +115,12 @@ final class WebSocketOutbox: Sendable {
         for waiter in waiting { waiter.resume(throwing: WebSocketError.notConnected) }
     }
 
-    /// Waits until there is room again, or the connection closes;
-    /// cancellation throws `CancellationError` and runs `onCancel`.
+    /// Waits until there is room again, or the connection closes.
+    ///
+    /// Cancelled while it waits, it throws `CancellationError`, ends sends
+    /// at once and runs `onCancel`, which closes the channel: the frame may
+    /// be partly out, so the connection cannot go on. A wait that ended
+    /// before the cancellation stands.
     func waitForRoom(onCancel: @escaping @Sendable () -> Void) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -126,17 +130,26 @@ final class WebSocketOutbox: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Result<Void, any Error>? = state.withLock { state in
                     if state.closed { return .failure(WebSocketError.notConnected) }
-                    if Task.isCancelled { return .failure(CancellationError()) }
                     if state.hasRoom && !state.draining { return .success(()) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     state.waiters[id] = continuation
                     return nil
                 }
                 if let outcome { continuation.resume(with: outcome) }
+                if case .failure(is CancellationError)? = outcome { abandon(onCancel) }
             }
         } onCancel: {
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.resume(throwing: CancellationError())
-            onCancel()
+            // Nil when the wait ended already, or has not begun (then the
+            // check above sees the cancellation).
+            guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
+            waiter.resume(throwing: CancellationError())
+            abandon(onCancel)
         }
+    }
+
+    /// A cancelled send left its frame behind: no more sends, and the channel closes.
+    private func abandon(_ closeChannel: @Sendable () -> Void) {
+        close(droppingQueued: true)
+        closeChannel()
     }
 }

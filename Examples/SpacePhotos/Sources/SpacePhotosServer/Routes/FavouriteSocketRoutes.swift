@@ -48,12 +48,7 @@ struct FavouriteSocketRoutes: Sendable {
     /// The route for requests that do not ask for the upgrade: 426.
     func add(to router: Router<ServerRequestContext>) {
         router.get("favourites/live") { _, _ -> Response in
-            throw APIError(
-                .upgradeRequired,
-                code: "upgrade_required",
-                message: "\(Self.path) is a WebSocket: open it with an upgrade request (Upgrade: websocket).",
-                headers: [.upgrade: "websocket"]
-            )
+            throw EchoSocketRoutes.upgradeRequired(at: Self.path)
         }
     }
 
