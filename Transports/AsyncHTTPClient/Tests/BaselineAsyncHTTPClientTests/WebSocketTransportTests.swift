@@ -472,8 +472,14 @@ struct WebSocketTransportTests {
             #expect(await isUpgrade(events.next()))
             await connection.close(WebSocketCloseCode(rawValue: 4001), reason: "done for today")
             #expect(await events.next() == .close(code: 4001, reason: "done for today"))
-            // The server's answer echoed the code.
-            #expect(try await connection.receive() == .closed(WebSocketCloseCode(rawValue: 4001), reason: ""))
+            // The server's answer echoes the code. (On a starved machine the
+            // 5 s grace can end the wait first; the event then carries our
+            // own reason, so only the code is checked.)
+            guard case let .closed(code, _) = try await connection.receive() else {
+                Issue.record("expected the connection to end with a close")
+                return
+            }
+            #expect(code == WebSocketCloseCode(rawValue: 4001))
             await #expect(throws: WebSocketError.notConnected) { try await connection.send(.text("late")) }
             await #expect(throws: WebSocketError.notConnected) { try await connection.ping() }
             // Again does nothing.
