@@ -20,6 +20,7 @@ let package = Package(
         .target(
             name: "BaselineOpenAPI",
             dependencies: [
+                .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -60,7 +60,7 @@ extension HTTPClient {
     /// (the read cancelled, by a timeout say) is stopped.
     static func validate(_ head: HTTPResponse, body: HTTPBody, acceptable: Range<Int>) async throws {
         guard !acceptable.contains(head.status.code) else { return }
-        throw HTTPClientError.unacceptableStatus(head, body: try await errorExcerpt(of: body))
+        throw try await HTTPClientError.unacceptableStatus(head, reading: body)
     }
 
     /// The first ``errorBodyLimit`` bytes of an error response's body; a

@@ -114,8 +114,10 @@ public struct HTTPClient: Sendable {
     /// no field of its own shares them instead of copying.
     private let defaultHeaderFields: HTTPFields
 
-    /// How much of an unacceptable response's body is kept for the error.
-    static let errorBodyLimit = 64 * 1024
+    /// How much of an unacceptable response's body is kept for its
+    /// ``HTTPClientError/unacceptableStatus(_:body:)``: 64 KiB, enough for
+    /// any error document, and a bound against a server that sends more.
+    public static let errorBodyLimit = 64 * 1024
 
     /// Creates a client.
     public init(

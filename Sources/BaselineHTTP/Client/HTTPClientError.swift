@@ -53,6 +53,25 @@ public enum HTTPClientError: Error, Sendable {
         if case let .unacceptableStatus(_, body) = self { body } else { nil }
     }
 
+    /// The error ``HTTPClient`` throws for a response whose status is not
+    /// acceptable: `head`, and the first ``HTTPClient/errorBodyLimit`` bytes
+    /// of `body` (what arrived, if it broke off before). For code that
+    /// receives responses some other way, such as a generated client, and
+    /// reports them as a ``Request`` sent through the client would.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while the
+    ///   body arrives; the rest of the body is then discarded.
+    public static func unacceptableStatus(_ head: HTTPResponse, reading body: HTTPBody) async throws -> HTTPClientError
+    {
+        .unacceptableStatus(head, body: try await HTTPClient.errorExcerpt(of: body))
+    }
+
+    /// The error ``HTTPClient`` throws for a body it could not decode:
+    /// `error`, and the first characters of `body` as the excerpt.
+    public static func decodingFailed(_ error: any Error, body: Data) -> HTTPClientError {
+        .decodingFailed(underlying: error, bodyExcerpt: excerpt(of: body))
+    }
+
     /// At most `limit` characters of a body, for error messages.
     @usableFromInline
     static func excerpt(of body: Data, limit: Int = 200) -> String {

@@ -52,6 +52,14 @@ import OpenAPIRuntime
 /// ```swift
 /// catch let error as ClientError where error.underlyingError is CancellationError { ... }
 /// ```
+///
+/// Where the app's code matches on `HTTPClientError` instead, as it does for
+/// hand-written requests, ``withHTTPClientErrors(isolation:_:)`` throws that
+/// for a generated call, an answer other than the one asked for included:
+///
+/// ```swift
+/// let item = try await withHTTPClientErrors { try await api.getItem(path: .init(id: "42")).ok.body.json }
+/// ```
 public struct OpenAPITransport: ClientTransport {
     /// The client every request goes through.
     public let client: BaselineHTTP.HTTPClient
@@ -94,11 +102,12 @@ public struct OpenAPITransport: ClientTransport {
         let response = try await client.exchange(head, body: outgoing)
         guard Self.hasBody(request.method, response.status.code) else {
             response.body.discard()
+            _ = ResponseRecorder.current?.record(response.head, owner: IncomingBody.Owner(.empty))
             return (response.head, nil)
         }
         let limit =
             IncomingBody.isReadWhole(response.head.headerFields) ? client.configuration.maximumResponseSize : nil
-        return (response.head, IncomingBody.make(from: response.body, limit: limit))
+        return (response.head, IncomingBody.make(from: response.body, head: response.head, limit: limit))
     }
 
     /// Whether a response to `method` with status `code` carries a body:

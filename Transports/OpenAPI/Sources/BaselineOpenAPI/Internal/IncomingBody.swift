@@ -10,9 +10,14 @@ enum IncomingBody {
     /// reading fails with `HTTPClientError.responseTooLarge(limit:)` as soon
     /// as the body is known to be longer (by its length, or once more bytes
     /// have arrived), and the transfer stops.
-    static func make(from body: BaselineHTTP.HTTPBody, limit: Int?) -> OpenAPIRuntime.HTTPBody {
-        OpenAPIRuntime.HTTPBody(
-            Chunks(body: body, limit: limit, owner: Owner(body)),
+    ///
+    /// Inside `withHTTPClientErrors`, the answer is recorded, and its first
+    /// bytes as they are read, for the errors it throws.
+    static func make(from body: BaselineHTTP.HTTPBody, head: HTTPResponse, limit: Int?) -> OpenAPIRuntime.HTTPBody {
+        let owner = Owner(body)
+        let record = ResponseRecorder.current?.record(head, owner: owner)
+        return OpenAPIRuntime.HTTPBody(
+            Chunks(body: body, limit: limit, owner: owner, record: record),
             length: body.knownLength.map { .known(Int64($0)) } ?? .unknown,
             iterationBehavior: body.isReplayable ? .multiple : .single
         )
@@ -63,27 +68,31 @@ enum IncomingBody {
         let body: BaselineHTTP.HTTPBody
         let limit: Int?
         let owner: Owner
+        let record: ResponseRecord?
 
         func makeAsyncIterator() -> Iterator {
-            Iterator(base: body.makeAsyncIterator(), limit: limit, owner: owner)
+            Iterator(base: body.makeAsyncIterator(), limit: limit, owner: owner, record: record)
         }
 
         struct Iterator: AsyncIteratorProtocol {
             var base: BaselineHTTP.HTTPBody.Iterator
             let limit: Int?
             let owner: Owner
+            let record: ResponseRecord?
             var received = 0
             var started = false
 
-            init(base: BaselineHTTP.HTTPBody.Iterator, limit: Int?, owner: Owner) {
+            init(base: BaselineHTTP.HTTPBody.Iterator, limit: Int?, owner: Owner, record: ResponseRecord?) {
                 self.base = base
                 self.limit = limit
                 self.owner = owner
+                self.record = record
             }
 
             mutating func next() async throws -> ArraySlice<UInt8>? {
                 if !started {
                     started = true
+                    record?.started()
                     if let limit, let length = owner.body.knownLength, length > limit {
                         throw tooLarge(limit)
                     }
@@ -105,6 +114,7 @@ enum IncomingBody {
                     guard chunk.count <= limit - received else { throw tooLarge(limit) }
                     received += chunk.count
                 }
+                record?.read(chunk)
                 return ArraySlice(chunk)
             }
 
