@@ -9,6 +9,10 @@
 //
 // Sources/<Name>/main.swift and Sources/SpacePhotosCore link to the files
 // of the root package and of the example app: nothing here is a copy.
+// SpacePhotosCore's generated client (SpacePhotosAPI) comes from the example
+// package itself, not by path: it is generated code in a module of its own,
+// compiled as the example compiles it, so both builds share one copy in the
+// build folder.
 
 import PackageDescription
 
@@ -50,9 +54,12 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
         .package(name: "Baseline", path: ".."),
+        .package(name: "BaselineOpenAPI", path: "../Transports/OpenAPI"),
+        .package(name: "SpacePhotos", path: "../Examples/SpacePhotos"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
     ],
     targets: snippets.map { name in
         .executableTarget(
@@ -67,7 +74,11 @@ let package = Package(
         // build folder, and one name would make each build overwrite the other's.
         .target(
             name: "SpacePhotosCoreDefaultMainActor",
-            dependencies: libraries,
+            dependencies: libraries + [
+                .product(name: "BaselineOpenAPI", package: "BaselineOpenAPI"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "SpacePhotosAPI", package: "SpacePhotos"),
+            ],
             path: "Sources/SpacePhotosCore",
             swiftSettings: approachable
         ),

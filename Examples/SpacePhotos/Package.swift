@@ -3,6 +3,11 @@
 // The SpacePhotos example app: a login, an HTTP tour, a to-do list, a fact
 // counter and a space photo catalog on Baseline, against a real local HTTP server. This package, not Baseline's root, carries
 // the server stack (Hummingbird), so apps using Baseline never build it.
+//
+// SpacePhotosAPI is the client swift-openapi-generator writes from
+// openapi.json, generated once and committed (scripts/openapi-generate
+// regenerates it; CI checks it is current): the generator's build plugin
+// would build the generator with every clean build, minutes on a small machine.
 
 import PackageDescription
 
@@ -11,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "spacephotos", targets: ["spacephotos"]),
+        .library(name: "SpacePhotosAPI", targets: ["SpacePhotosAPI"]),
         .library(name: "SpacePhotosCore", targets: ["SpacePhotosCore"]),
         .library(name: "SpacePhotosServer", targets: ["SpacePhotosServer"]),
         .library(name: "SpacePhotosTerminal", targets: ["SpacePhotosTerminal"]),
@@ -19,10 +25,12 @@ let package = Package(
     dependencies: [
         .package(name: "Baseline", path: "../.."),
         .package(name: "BaselineAsyncHTTPClient", path: "../../Transports/AsyncHTTPClient"),
+        .package(name: "BaselineOpenAPI", path: "../../Transports/OpenAPI"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
@@ -32,18 +40,30 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
+        // The client generated from openapi.json (the member, photo and fact
+        // operations), and nothing else: Generated/ is the generator's
+        // output, its digest beside it.
+        .target(
+            name: "SpacePhotosAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            exclude: ["openapi-generator-config.yaml", "Generated/GENERATED.sha256"]
+        ),
         // The app's features (one store) and their clients: what an iOS or
         // macOS app target would hold.
         .target(
             name: "SpacePhotosCore",
             dependencies: [
+                "SpacePhotosAPI",
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
+                // The generated client's requests go through the app's HTTPClient.
+                .product(name: "BaselineOpenAPI", package: "BaselineOpenAPI"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // A small terminal UI layer, ignorant of SpacePhotos: cell buffer and
@@ -202,6 +222,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                // The generated client against the real server.
+                "SpacePhotosAPI",
+                .product(name: "BaselineOpenAPI", package: "BaselineOpenAPI"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ],

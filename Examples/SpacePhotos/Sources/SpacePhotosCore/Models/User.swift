@@ -1,9 +1,12 @@
 import Foundation
 
+// `nonisolated` for an app target whose default isolation is the main actor:
+// the member API reads it from the server's answer off the main actor.
+
 /// A member of the service.
-public struct User: Identifiable, Sendable, Hashable, Codable {
+public nonisolated struct User: Identifiable, Sendable, Hashable, Codable {
     /// A member's id: a typed wrapper, so it cannot be confused with any other string.
-    public struct ID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public nonisolated struct ID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         /// The id as the server knows it, for example `astro`.
         public let rawValue: String
 
