@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing] [websocket]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing] [websocket] [openapi]
 
 import PackageDescription
 
@@ -14,6 +14,10 @@ let package = Package(
         .package(name: "Baseline", path: ".."),
         .package(name: "SpacePhotos", path: "../Examples/SpacePhotos"),
         .package(name: "BaselineAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(name: "BaselineOpenAPI", path: "../Transports/OpenAPI"),
+        // The OpenAPI rows' references: the runtime's own transports.
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
@@ -28,6 +32,10 @@ let package = Package(
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "BaselineAsyncHTTPClient", package: "BaselineAsyncHTTPClient"),
+                .product(name: "BaselineOpenAPI", package: "BaselineOpenAPI"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "SpacePhotosAPI", package: "SpacePhotos"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "NIOCore", package: "swift-nio"),

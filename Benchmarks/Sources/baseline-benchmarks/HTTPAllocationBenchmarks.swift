@@ -165,7 +165,7 @@ enum HTTPAllocationBenchmarks {
             url: baseURL.appendingPathComponent("json/items"),
             resolvingAgainstBaseURL: false
         )
-        components?.queryItems = [URLQueryItem(name: "count", value: "20")]
+        components?.queryItems = [URLQueryItem(name: "count", value: String(HTTPBenchmarks.itemCount))]
         guard let itemsURL = components?.url,
             let variant = try HTTPBenchmarks.makeVariants(
                 baseURL: baseURL,

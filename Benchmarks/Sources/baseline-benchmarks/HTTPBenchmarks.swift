@@ -26,6 +26,15 @@ enum HTTPBenchmarks {
         var tags: [String]
     }
 
+    /// How many items each `GET /json/items` asks for: 20 (about 2 KB of
+    /// JSON) unless HTTP_ITEMS says otherwise; HTTP_ITEMS=1 (about 100
+    /// bytes) shows the fixed cost of a request that a larger body hides.
+    static let itemCount = ProcessInfo.processInfo.environment["HTTP_ITEMS"].flatMap(Int.init) ?? 20
+
+    /// What every row's `fetch` returns for a correct answer, which the
+    /// harness checks: the item count.
+    static var expectedPayload: Int { itemCount }
+
     /// One way of doing "GET /json/items and decode it".
     struct Variant {
         var name: String
@@ -46,10 +55,10 @@ enum HTTPBenchmarks {
         defer { if let server { Task { await server.stop() } } }
         guard let baseURL = external ?? child?.baseURL ?? server?.baseURL, let port = baseURL.port else { return }
         print(
-            "HTTP (GET /json/items?count=20 + JSON decode, server on loopback \(inProcess ? "in this process" : "in another process"))"
+            "HTTP (GET /json/items?count=\(itemCount) + JSON decode, server on loopback \(inProcess ? "in this process" : "in another process"))"
         )
         let url = baseURL.appendingPathComponent("json/items")
-        let query = URLQueryItem(name: "count", value: "20")
+        let query = URLQueryItem(name: "count", value: String(itemCount))
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
         components.queryItems = [query]
         guard let itemsURL = components.url else { return }
@@ -74,6 +83,8 @@ enum HTTPBenchmarks {
             ("Baseline/URLSessionTransport", "URLSession (raw)", true),
             ("Baseline/URLSessionTransport", "URLSession (raw, data delegate)", true),
             ("Baseline/AsyncHTTPClientTransport", "AsyncHTTPClient (raw, pool 64)", true),
+            // The same request on the wire (rows named in HTTP_VARIANTS only).
+            ("Baseline/AsyncHTTPClientTransport", "AsyncHTTPClient (raw, pool 64, same headers)", true),
             ("Baseline/AsyncHTTPClientTransport", "URLSession (raw)", false),
             ("AsyncHTTPClient (raw, pool 64)", "URLSession (raw, shared)", false),
             ("gzip: Baseline/AsyncHTTPClientTransport", "gzip: AsyncHTTPClient (raw, pool 64)", true),
@@ -105,13 +116,7 @@ enum HTTPBenchmarks {
             }
             for variant in variants {
                 guard let runs = samples[variant.name] else { continue }
-                let sorted = runs.sorted(by: { $0.requestsPerSecond < $1.requestsPerSecond })
-                var result = sorted[sorted.count / 2]
-                result.newConnections = runs.reduce(0) { $0 + $1.newConnections }
-                // Costs are averaged over the rounds: they drift less than rates do.
-                result.cpuPerRequest = runs.reduce(.zero) { $0 + $1.cpuPerRequest } / runs.count
-                result.contextSwitchesPerRequest =
-                    runs.reduce(0) { $0 + $1.contextSwitchesPerRequest } / Double(runs.count)
+                let result = summary(of: runs)
                 print(
                     "  c=\(String(concurrency).padding(toLength: 3, withPad: " ", startingAt: 0)) \(variant.name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(result)"
                 )
@@ -201,7 +206,7 @@ enum HTTPBenchmarks {
         )
         let sessionTransport = URLSessionTransport(configuration: sessionConfiguration)
         let overSession = HTTPClient(configuration: baselineConfiguration, transport: sessionTransport)
-        let request = Request<[Item]>.get("/json/items", query: [URLQueryItem(name: "count", value: "20")])
+        let request = Request<[Item]>.get("/json/items", query: [URLQueryItem(name: "count", value: String(itemCount))])
         let baselineSession = Variant(
             name: "Baseline/URLSessionTransport",
             fetch: {
@@ -348,7 +353,7 @@ enum HTTPBenchmarks {
     /// What `measure` expects from a fetch (its 20 items) when `count` is
     /// the `expected` number of bytes; otherwise a count it refuses.
     static func payload(_ count: Int, _ expected: Int) -> Int {
-        count == expected ? 20 : -count
+        count == expected ? expectedPayload : -count
     }
 
     static func fetchRaw(_ client: AsyncHTTPClient.HTTPClient, _ url: URL, _ decoder: JSONDecoder) async throws -> Int {
@@ -381,6 +386,17 @@ enum HTTPBenchmarks {
         }
     }
 
+    /// One row's rounds as one: the median rate and latencies, the new
+    /// connections of all rounds, and costs averaged over the rounds (they
+    /// drift less than rates do).
+    static func summary(of runs: [Throughput]) -> Throughput {
+        var result = runs.sorted(by: { $0.requestsPerSecond < $1.requestsPerSecond })[runs.count / 2]
+        result.newConnections = runs.reduce(0) { $0 + $1.newConnections }
+        result.cpuPerRequest = runs.reduce(.zero) { $0 + $1.cpuPerRequest } / runs.count
+        result.contextSwitchesPerRequest = runs.reduce(0) { $0 + $1.contextSwitchesPerRequest } / Double(runs.count)
+        return result
+    }
+
     /// `requests` fetches by `concurrency` workers; new connections are
     /// counted from the server port's sockets in the kernel's TCP table.
     static func measure(_ variant: Variant, requests: Int, concurrency: Int, port: Int) async throws -> Throughput {
@@ -399,7 +415,7 @@ enum HTTPBenchmarks {
                         return count
                     }) <= requests {
                         let begin = clock.now
-                        guard try await fetch() == 20 else { throw BenchmarkError.wrongPayload }
+                        guard try await fetch() == expectedPayload else { throw BenchmarkError.wrongPayload }
                         latencies.append(clock.now - begin)
                     }
                     return latencies

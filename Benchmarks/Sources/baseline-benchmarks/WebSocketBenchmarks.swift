@@ -24,6 +24,18 @@ import Logging
 ///   WS_MESSAGES (20,000 per throughput round), WS_ROUND_TRIPS (5,000 per
 ///   round), WS_ROUNDS (3), WS_VARIANTS (names containing any of these).
 enum WebSocketBenchmarks {
+    /// Runs `body` with a transport of its own, shut down after it whatever happens.
+    static func withTransport(_ body: (AsyncHTTPClientTransport) async throws -> Void) async throws {
+        let transport = AsyncHTTPClientTransport()
+        do {
+            try await body(transport)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        try await transport.shutdown()
+    }
+
     /// One client's way of opening the echo socket and running `body` on it.
     struct Variant {
         var name: String
@@ -42,9 +54,8 @@ enum WebSocketBenchmarks {
     static func variants() -> [Variant] {
         [
             Variant(name: "Baseline WebSocket/AsyncHTTPClientTransport") { baseURL, body in
-                let transport = AsyncHTTPClientTransport()
-                let client = HTTPClient(baseURL: baseURL, transport: transport)
-                do {
+                try await withTransport { transport in
+                    let client = HTTPClient(baseURL: baseURL, transport: transport)
                     let socket = try await client.webSocket(.get("/echo/socket"))
                     try await body(
                         EchoSocket(
@@ -58,15 +69,10 @@ enum WebSocketBenchmarks {
                         )
                     )
                     await socket.close()
-                } catch {
-                    try? await transport.shutdown()
-                    throw error
                 }
-                try await transport.shutdown()
             },
             Variant(name: "AsyncHTTPClientTransport connection") { baseURL, body in
-                let transport = AsyncHTTPClientTransport()
-                do {
+                try await withTransport { transport in
                     var request = HTTPRequest(method: .get, url: baseURL.appendingPathComponent("echo/socket"))
                     request.headerFields[.upgrade] = "websocket"
                     guard
@@ -87,11 +93,7 @@ enum WebSocketBenchmarks {
                         )
                     )
                     await connection.close(.normalClosure, reason: "")
-                } catch {
-                    try? await transport.shutdown()
-                    throw error
                 }
-                try await transport.shutdown()
             },
             Variant(name: "swift-websocket client (raw)") { baseURL, body in
                 var logger = Logger(label: "benchmark")

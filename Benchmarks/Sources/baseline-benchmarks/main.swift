@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing] [websocket]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing] [websocket] [openapi]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -62,6 +62,15 @@ if wants("store") {
 
 if wants("websocket") {
     try await WebSocketBenchmarks.run()
+}
+
+if wants("openapi") {
+    try await OpenAPIBenchmarks.run()
+}
+
+if selected.contains("openapi-alloc-probe") {
+    // A child of the OpenAPI allocation rows: one row's requests, then exit.
+    try await OpenAPIBenchmarks.probe()
 }
 
 if selected.contains("ws-alloc-probe") {

@@ -45,14 +45,6 @@ extension HTTPClient {
     public func exchange(_ request: HTTPRequest, body: HTTPBody?) async throws -> StreamingResponse {
         var head = request
         head.headerFields = headerFields(merging: request.headerFields, hasBody: body != nil)
-        let chain = self.chain
-        guard let timeout = configuration.timeout else {
-            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
-            return StreamingResponse(head: responseHead, body: responseBody)
-        }
-        return try await Self.withTimeout(timeout, on: configuration.clock) { [head] in
-            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
-            return StreamingResponse(head: responseHead, body: responseBody)
-        }
+        return try await streamingResponse(head, body: body, timeout: configuration.timeout, acceptable: nil)
     }
 }

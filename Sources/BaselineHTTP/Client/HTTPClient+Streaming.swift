@@ -34,25 +34,32 @@ extension HTTPClient {
     /// body that stalls cannot hold the call past it.
     public func stream<Value>(_ request: Request<Value>) async throws -> StreamingResponse {
         let (head, body) = try makeHTTPRequest(request)
-        let chain = self.chain
-        guard let timeout = request.timeout ?? configuration.timeout else {
-            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
-            try await validate(responseHead, body: responseBody, for: request)
-            return StreamingResponse(head: responseHead, body: responseBody)
-        }
-        let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-        return try await Self.withTimeout(timeout, on: configuration.clock) {
-            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
-            try await Self.validate(responseHead, body: responseBody, acceptable: acceptable)
-            return StreamingResponse(head: responseHead, body: responseBody)
-        }
+        return try await streamingResponse(
+            head,
+            body: body,
+            timeout: request.timeout ?? configuration.timeout,
+            acceptable: request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        )
     }
 
-    /// Throws ``HTTPClientError/unacceptableStatus(_:body:)`` for a status
-    /// `request` does not accept, with the body's first bytes.
-    func validate<Value>(_ head: HTTPResponse, body: HTTPBody, for request: Request<Value>) async throws {
-        let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-        try await Self.validate(head, body: body, acceptable: acceptable)
+    /// Sends `head` and `body` through the middleware and returns at the
+    /// response head, its status checked against `acceptable` unless that
+    /// is nil; `timeout`, if any, applies up to the head (and to reading
+    /// the start of an unacceptable response's body).
+    func streamingResponse(
+        _ head: HTTPRequest,
+        body: HTTPBody?,
+        timeout: Duration?,
+        acceptable: Range<Int>?
+    ) async throws -> StreamingResponse {
+        let chain = self.chain
+        let exchange: @Sendable () async throws -> StreamingResponse = {
+            let (responseHead, responseBody) = try await Self.perform(head, body: body, on: chain)
+            if let acceptable { try await Self.validate(responseHead, body: responseBody, acceptable: acceptable) }
+            return StreamingResponse(head: responseHead, body: responseBody)
+        }
+        guard let timeout else { return try await exchange() }
+        return try await Self.withTimeout(timeout, on: configuration.clock, exchange)
     }
 
     /// Throws ``HTTPClientError/unacceptableStatus(_:body:)`` for a status

@@ -57,7 +57,8 @@ public enum HTTPClientError: Error, Sendable {
     /// acceptable: `head`, and the first ``HTTPClient/errorBodyLimit`` bytes
     /// of `body` (what arrived, if it broke off before). For code that
     /// receives responses some other way, such as a generated client, and
-    /// reports them as a ``Request`` sent through the client would.
+    /// reports them as a ``Request`` sent through the client would. Pass a
+    /// body nothing has read yet: one read already gives what is left of it.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while the
     ///   body arrives; the rest of the body is then discarded.

@@ -97,20 +97,16 @@ final class LiveSocket {
     /// The next text message the server sent, parsed, nil once the
     /// connection has ended.
     func next() async throws -> Message? {
-        var text: String?
-        while text == nil {
-            switch await iterator.next() {
-            case .text(let received)?: text = received
-            case .binary?: continue
-            case nil: return nil
+        while let message = await iterator.next() {
+            // The favourites socket sends text only; anything else is skipped.
+            guard case .text(let text) = message else { continue }
+            let data = Data(text.utf8)
+            if let update = try? JSONDecoder().decode(FavouriteUpdate.self, from: data) {
+                return .update(update)
             }
+            return .error(code: try JSONDecoder().decode(APIError.Document.self, from: data).error.code)
         }
-        guard let text else { return nil }
-        let data = Data(text.utf8)
-        if let update = try? JSONDecoder().decode(FavouriteUpdate.self, from: data) {
-            return .update(update)
-        }
-        return .error(code: try JSONDecoder().decode(APIError.Document.self, from: data).error.code)
+        return nil
     }
 
     /// The next message, which must be an update.

@@ -71,6 +71,8 @@ public struct OpenAPITransport: ClientTransport {
     /// read up to this limit; if it ends there it is held, otherwise what
     /// was read is sent first and the rest streams after it.
     public let replayableBodyLimit: Int
+    /// The server URL, parsed once rather than with every request.
+    private let serverURLs = RequestURL.Cache()
 
     /// A transport on `client`.
     ///
@@ -94,7 +96,7 @@ public struct OpenAPITransport: ClientTransport {
         baseURL: URL,
         operationID: String
     ) async throws -> (HTTPResponse, OpenAPIRuntime.HTTPBody?) {
-        let head = try RequestURL.request(request, at: baseURL)
+        let head = try serverURLs.parts(of: baseURL).request(request)
         var outgoing: BaselineHTTP.HTTPBody?
         if let body {
             outgoing = try await OutgoingBody.make(from: body, replayableUpTo: replayableBodyLimit)

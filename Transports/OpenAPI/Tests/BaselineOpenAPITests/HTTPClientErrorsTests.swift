@@ -139,7 +139,7 @@ struct HTTPClientErrorsTests {
         #expect(excerpt == #"{"id":"42"}"#)
     }
 
-    @Test func anErrorStatusWhoseBodyDoesNotMatchTheDocumentIsStillItsStatus() async throws {
+    @Test func anotherSuccessIsDecodingFailedAndAnotherErrorStatusIsItsStatus() async throws {
         let transport = StubTransport()
         // A 201 to a GET that documents only 200 and 404: not the answer asked for.
         transport.on(.get, "/v1/items/42", respond: try .json(lamp, status: .created))
@@ -177,5 +177,65 @@ struct HTTPClientErrorsTests {
 
         #expect(error?.status == .notFound)
         #expect(error?.responseBody == Data("not here".utf8))
+    }
+
+    @Test func aMiddlewaresErrorIsItsOwn() async throws {
+        struct Refused: Error {}
+        struct RefusingMiddleware: ClientMiddleware {
+            func intercept(
+                _ request: HTTPRequest,
+                body: OpenAPIRuntime.HTTPBody?,
+                baseURL: URL,
+                operationID: String,
+                next: (HTTPRequest, OpenAPIRuntime.HTTPBody?, URL) async throws -> (
+                    HTTPResponse, OpenAPIRuntime.HTTPBody?
+                )
+            ) async throws -> (HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+                throw Refused()
+            }
+        }
+        let transport = StubTransport()
+        let http = BaselineHTTP.HTTPClient(baseURL: URL(string: "https://unused.test")!, transport: transport)
+        let api = Client(
+            serverURL: apiURL,
+            transport: OpenAPITransport(client: http),
+            middlewares: [RefusingMiddleware()]
+        )
+
+        await #expect(throws: Refused.self) {
+            try await withHTTPClientErrors { try await api.getItem(path: .init(id: "42")).ok.body.json }
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func aBodyOverTheClientsLimitIsResponseTooLarge() async throws {
+        let transport = StubTransport()
+        transport.on(.get, "/v1/items/42", respond: try .json(lamp))
+        let api = makeAPI(
+            on: transport,
+            configuration: .init(baseURL: URL(string: "https://unused.test")!, maximumResponseSize: 8)
+        )
+
+        let error = await #expect(throws: HTTPClientError.self) {
+            try await withHTTPClientErrors { try await api.getItem(path: .init(id: "42")).ok.body.json }
+        }
+
+        guard case .responseTooLarge(limit: 8)? = error else {
+            Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func anErrorStatusWithoutABodyHasAnEmptyOne() async throws {
+        let transport = StubTransport()
+        transport.on(.delete, "/v1/items/9", respond: .status(.notFound))
+        let api = makeAPI(on: transport)
+
+        let error = await #expect(throws: HTTPClientError.self) {
+            try await withHTTPClientErrors { try await api.deleteItem(path: .init(id: "9")).noContent }
+        }
+
+        #expect(error?.status == .notFound)
+        #expect(error?.responseBody == Data())
     }
 }

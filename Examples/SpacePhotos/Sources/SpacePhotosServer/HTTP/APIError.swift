@@ -27,6 +27,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         self.headers = headers
     }
 
+    /// The 426 for a plain GET of the WebSocket at `path`.
+    static func upgradeRequired(at path: String) -> APIError {
+        APIError(
+            .upgradeRequired,
+            code: "upgrade_required",
+            message: "\(path) is a WebSocket: open it with an upgrade request (Upgrade: websocket).",
+            headers: [.upgrade: "websocket"]
+        )
+    }
+
     /// The JSON document of an error answer.
     public struct Document: Codable, Sendable, Equatable {
         /// The error itself, under the document's `error` key.

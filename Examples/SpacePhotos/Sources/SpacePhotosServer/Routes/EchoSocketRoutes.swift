@@ -21,18 +21,8 @@ enum EchoSocketRoutes {
     /// The route for requests that do not ask for the upgrade: 426.
     static func add(to router: Router<ServerRequestContext>) {
         router.get("echo/socket") { _, _ -> Response in
-            throw upgradeRequired(at: Self.path)
+            throw APIError.upgradeRequired(at: Self.path)
         }
-    }
-
-    /// The 426 for a plain GET of the WebSocket at `path`.
-    static func upgradeRequired(at path: String) -> APIError {
-        APIError(
-            .upgradeRequired,
-            code: "upgrade_required",
-            message: "\(path) is a WebSocket: open it with an upgrade request (Upgrade: websocket).",
-            headers: [.upgrade: "websocket"]
-        )
     }
 
     /// Whether `head` asks for this socket (its query aside).

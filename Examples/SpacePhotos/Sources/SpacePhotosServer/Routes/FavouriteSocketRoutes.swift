@@ -48,7 +48,7 @@ struct FavouriteSocketRoutes: Sendable {
     /// The route for requests that do not ask for the upgrade: 426.
     func add(to router: Router<ServerRequestContext>) {
         router.get("favourites/live") { _, _ -> Response in
-            throw EchoSocketRoutes.upgradeRequired(at: Self.path)
+            throw APIError.upgradeRequired(at: Self.path)
         }
     }
 
