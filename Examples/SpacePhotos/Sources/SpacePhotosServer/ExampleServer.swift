@@ -91,6 +91,11 @@ public struct ExampleServer: Sendable {
         /// Dates (`yyyy-MM-dd`) whose `GET /photos` answers 500, for testing
         /// how a client shows one failure among many successes.
         public var failingPhotoDates: Set<String>
+        /// The seed `GET /photos/dates` uses when a request names none; nil
+        /// draws a new one for each request. With a seed, every client that
+        /// asks for the same count gets the same days: two copies of the app
+        /// show the same catalog (`spacephotos serve --photo-seed`).
+        public var photoDateSeed: UInt64?
         /// Called with an image's name each time the server draws and encodes
         /// one, so tests can check that concurrent requests share one render.
         ///
@@ -125,6 +130,7 @@ public struct ExampleServer: Sendable {
             flakyKeyLimit: Int = 10_000,
             favouritePhotoLimit: Int = 10_000,
             failingPhotoDates: Set<String> = [],
+            photoDateSeed: UInt64? = nil,
             onImageRender: (@Sendable (String) -> Void)? = nil,
             idleTimeout: Duration = .seconds(60),
             now: @escaping @Sendable () -> Date = { Date() },
@@ -143,6 +149,7 @@ public struct ExampleServer: Sendable {
             self.flakyKeyLimit = flakyKeyLimit
             self.favouritePhotoLimit = favouritePhotoLimit
             self.failingPhotoDates = failingPhotoDates
+            self.photoDateSeed = photoDateSeed
             self.onImageRender = onImageRender
             self.idleTimeout = idleTimeout
             self.now = now
@@ -341,7 +348,11 @@ public struct ExampleServer: Sendable {
         FlakyRoutes(counter: state.attempts).add(to: router)
         SlowRoutes().add(to: router)
         ItemRoutes().add(to: router)
-        PhotoRoutes(failingDates: configuration.failingPhotoDates, now: configuration.now).add(to: router)
+        PhotoRoutes(
+            failingDates: configuration.failingPhotoDates,
+            defaultSeed: configuration.photoDateSeed,
+            now: configuration.now
+        ).add(to: router)
         let images = configuration.onImageRender.map { ImageStore(onRender: $0) } ?? .shared
         ImageRoutes(store: images).add(to: router)
         return router

@@ -255,10 +255,10 @@ struct AppEndToEndTests {
         let process: Process
         let url: String
 
-        static func start() async throws -> ServerProcess {
+        static func start(arguments: [String] = []) async throws -> ServerProcess {
             let process = Process()
             process.executableURL = try AppEndToEndTests.binary()
-            process.arguments = ["serve", "--port", "0"]
+            process.arguments = ["serve", "--port", "0"] + arguments
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -347,6 +347,47 @@ struct AppEndToEndTests {
         try await run.terminal.press("q")
         try await run.expectTerminalRestored()
         await run.terminal.close()
+    }
+
+    /// Two copies of the app, each with data of its own, logged in as the
+    /// same member against one server (started with a photo seed, so both
+    /// show the same catalog): a favourite set in one shows in the other,
+    /// and a favourite withdrawn there shows back in the first.
+    @Test func aFavouriteShowsLiveInASecondCopy() async throws {
+        let firstDirectory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: firstDirectory) }
+        let secondDirectory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: secondDirectory) }
+        let server = try await ServerProcess.start(arguments: ["--photo-seed", "42"])
+        defer { server.stop() }
+        let first = try Run.start(in: firstDirectory, arguments: ["--server", server.url])
+        let second = try Run.start(in: secondDirectory, arguments: ["--server", server.url])
+        try await Self.logInAsAstro(first)
+        try await Self.logInAsAstro(second)
+        var titles: [String?] = []
+        for run in [first, second] {
+            try await run.terminal.press("1")
+            let screen = try await run.terminal.waitForScreen("the live count") {
+                $0.contains("☆ 0") && $0.contains("f favourite")
+            }
+            titles.append(Self.selectedTitle(on: screen))
+        }
+        #expect(titles[0] != nil)
+        #expect(titles[0] == titles[1], "both copies show the same photo")
+
+        try await first.terminal.press("f")
+        try await second.terminal.waitForScreen("the first copy's favourite, in the second") {
+            $0.contains("★ 1 · yours") && $0.contains("f unfavourite")
+        }
+        try await second.terminal.press("f")
+        try await first.terminal.waitForScreen("the second copy's withdrawal, in the first") {
+            $0.contains("☆ 0") && $0.contains("f favourite")
+        }
+        for run in [first, second] {
+            try await run.terminal.press("q")
+            try await run.expectTerminalRestored()
+            await run.terminal.close()
+        }
     }
 
     @Test func aTerminalTooSmallShowsAMessage() async throws {

@@ -206,6 +206,20 @@ struct PhotoRoutesTests {
         }
     }
 
+    @Test func aServerWithAPhotoSeedGivesEveryRequestWithoutOneItsDays() async throws {
+        try await withServer({
+            $0.now = { Self.fixedNow }
+            $0.photoDateSeed = 7
+        }) { server in
+            let first: [String] = try await Self.dates(server, ["count": "12"]).decoded()
+            #expect(try await Self.dates(server, ["count": "12"]).decoded() == first)
+            #expect(try await Self.dates(server, ["count": "12", "seed": "7"]).decoded() == first)
+            // A seed in the request still wins.
+            let other: [String] = try await Self.dates(server, ["count": "12", "seed": "8"]).decoded()
+            #expect(other != first)
+        }
+    }
+
     @Test(arguments: [
         ["count": "0"], ["count": "501"], ["count": "ten"], [:], ["count": "5", "seed": "-1"],
         ["count": "5", "seed": "x"],

@@ -11,9 +11,11 @@ import Hummingbird
 ///   date, 404 outside that range, 500 for ``ExampleServer/Configuration/failingPhotoDates``.
 ///   Test knobs: `?delay=<ms>` and `?fail=<status>` (see `applyTestKnobs`).
 /// - `GET /photos/dates?count=N[&seed=S]` → N distinct dates in that range
-///   (1…500), in order: the same for the same seed (and day), random without one.
+///   (1…500), in order: the same for the same seed (and day), random without
+///   one unless ``ExampleServer/Configuration/photoDateSeed`` is set.
 struct PhotoRoutes: Sendable {
     let failingDates: Set<String>
+    let defaultSeed: UInt64?
     let now: @Sendable () -> Date
 
     static let firstDay = CalendarDay(year: 1995, month: 6, day: 16)
@@ -65,7 +67,7 @@ struct PhotoRoutes: Sendable {
                     message: "count is required: an integer from 1 to \(Self.maximumDateCount)."
                 )
             }
-            var seed = UInt64.random(in: .min ... .max)
+            var seed = defaultSeed ?? UInt64.random(in: .min ... .max)
             if let text = request.uri.queryParameters.get("seed") {
                 guard let value = UInt64(text) else {
                     throw APIError(

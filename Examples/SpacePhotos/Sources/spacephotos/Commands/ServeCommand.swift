@@ -18,6 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may sit idle before the server closes it.")
     var idleTimeout: Int = 60
 
+    @Option(help: "The seed for photo days when a request names none: every app gets the same catalog.")
+    var photoSeed: UInt64?
+
     func run() async throws {
         var logger = Logger(label: "spacephotos.server")
         logger.logLevel = .info
@@ -27,6 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
                 host: host,
                 port: port,
                 eventInterval: .milliseconds(200),
+                photoDateSeed: photoSeed,
                 idleTimeout: .seconds(max(1, idleTimeout)),
                 logger: logger
             )
