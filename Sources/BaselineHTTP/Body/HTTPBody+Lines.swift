@@ -231,10 +231,7 @@ where Base.Element == Data {
                 do {
                     return try decoder.decode(Value.self, from: data)
                 } catch {
-                    throw HTTPClientError.decodingFailed(
-                        underlying: error,
-                        bodyExcerpt: HTTPClientError.excerpt(of: data)
-                    )
+                    throw HTTPClientError.decodingFailed(error, body: data)
                 }
             }
             return nil

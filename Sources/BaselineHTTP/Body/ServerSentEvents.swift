@@ -25,7 +25,7 @@ public struct ServerSentEvent: Sendable, Equatable {
         do {
             return try decoder.decode(type, from: bytes)
         } catch {
-            throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: bytes))
+            throw HTTPClientError.decodingFailed(error, body: bytes)
         }
     }
 }

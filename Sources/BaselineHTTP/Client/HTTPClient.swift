@@ -209,7 +209,7 @@ public struct HTTPClient: Sendable {
         do {
             return try decoder.decode(Value.self, from: body)
         } catch {
-            throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: body))
+            throw HTTPClientError.decodingFailed(error, body: body)
         }
     }
 
@@ -227,8 +227,8 @@ public struct HTTPClient: Sendable {
     static func text(from body: Data) throws -> String {
         guard let text = String(data: body, encoding: .utf8) else {
             throw HTTPClientError.decodingFailed(
-                underlying: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Body is not UTF-8")),
-                bodyExcerpt: HTTPClientError.excerpt(of: body)
+                DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Body is not UTF-8")),
+                body: body
             )
         }
         return text

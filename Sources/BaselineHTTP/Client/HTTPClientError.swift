@@ -74,7 +74,6 @@ public enum HTTPClientError: Error, Sendable {
     }
 
     /// At most `limit` characters of a body, for error messages.
-    @usableFromInline
     static func excerpt(of body: Data, limit: Int = 200) -> String {
         let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
         return text.count > limit ? String(text.prefix(limit)) + "…" : text

@@ -40,7 +40,7 @@ public enum WebSocketMessage: Sendable, Hashable {
         do {
             return try decoder.decode(Value.self, from: bytes)
         } catch {
-            throw HTTPClientError.decodingFailed(underlying: error, bodyExcerpt: HTTPClientError.excerpt(of: bytes))
+            throw HTTPClientError.decodingFailed(error, body: bytes)
         }
     }
 }

@@ -104,7 +104,7 @@ public struct OpenAPITransport: ClientTransport {
         let response = try await client.exchange(head, body: outgoing)
         guard Self.hasBody(request.method, response.status.code) else {
             response.body.discard()
-            _ = ResponseRecorder.current?.record(response.head, owner: IncomingBody.Owner(.empty))
+            _ = ResponseRecorder.current?.record(response.head, owner: nil)
             return (response.head, nil)
         }
         let limit =

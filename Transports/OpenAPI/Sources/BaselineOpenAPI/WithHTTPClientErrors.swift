@@ -66,8 +66,9 @@ final class ResponseRecorder: Sendable {
 
     private let latest = LockedValue<ResponseRecord?>(nil)
 
-    /// Starts the record of a new answer, replacing the one before.
-    func record(_ head: HTTPResponse, owner: IncomingBody.Owner) -> ResponseRecord {
+    /// Starts the record of a new answer, replacing the one before;
+    /// `owner` holds its body, nil for an answer without one.
+    func record(_ head: HTTPResponse, owner: IncomingBody.Owner?) -> ResponseRecord {
         let record = ResponseRecord(head: head, owner: owner)
         latest.withLock { $0 = record }
         return record
@@ -141,7 +142,7 @@ final class ResponseRecord: Sendable {
     /// Whether a reader started, and the body's first bytes as read.
     private let state = LockedValue((started: false, bytes: Data()))
 
-    init(head: HTTPResponse, owner: IncomingBody.Owner) {
+    init(head: HTTPResponse, owner: IncomingBody.Owner?) {
         self.head = head
         self.owner = head.status.kind == .successful ? nil : owner
     }

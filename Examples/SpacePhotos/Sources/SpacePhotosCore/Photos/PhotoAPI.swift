@@ -30,6 +30,9 @@ public struct PhotoAPI: Sendable {
     ///   ``HTTPClientError/unacceptableStatus(_:body:)`` with the server's
     ///   error document, as for any request), or `CancellationError`.
     public func photo(on date: Date, serverOptions: [URLQueryItem] = []) async throws -> SpacePhoto {
+        if let unknown = serverOptions.first(where: { !["delay", "fail"].contains($0.name) }) {
+            throw HTTPClientError.invalidRequest(reason: "GET /photos has no server option \"\(unknown.name)\"")
+        }
         let query = Operations.Photo.Input.Query(
             date: PhotoDay.string(from: date),
             delay: try Self.knob("delay", in: serverOptions),
@@ -67,12 +70,9 @@ public struct PhotoAPI: Sendable {
     /// The whole number `name` is set to in `options`, the last if it is
     /// set more than once; `nil` when it is not set.
     ///
-    /// - Throws: ``HTTPClientError/invalidRequest(reason:)`` for an option
-    ///   the endpoint does not have, or a value that is not a whole number.
+    /// - Throws: ``HTTPClientError/invalidRequest(reason:)`` for a value
+    ///   that is not a whole number.
     private static func knob(_ name: String, in options: [URLQueryItem]) throws -> Int? {
-        if let unknown = options.first(where: { !["delay", "fail"].contains($0.name) }) {
-            throw HTTPClientError.invalidRequest(reason: "GET /photos has no server option \"\(unknown.name)\"")
-        }
         guard let option = options.last(where: { $0.name == name }) else { return nil }
         guard let value = option.value.flatMap({ Int($0) }) else {
             throw HTTPClientError.invalidRequest(
