@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "BaselineImages", targets: ["BaselineImages"]),
         .library(name: "BaselinePersistence", targets: ["BaselinePersistence"]),
         .library(name: "BaselineStore", targets: ["BaselineStore"]),
+        .library(name: "BaselineSync", targets: ["BaselineSync"]),
         .library(name: "BaselineTesting", targets: ["BaselineTesting"]),
     ],
     dependencies: [
@@ -107,6 +108,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Offline-first sync of SQLite records through a server.
+        .target(
+            name: "BaselineSync",
+            dependencies: [
+                "BaselineConcurrency",
+                "BaselinePersistence",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .target(
             name: "BaselineStore",
             dependencies: [
@@ -163,6 +173,10 @@ let package = Package(
                 "BaselineConcurrency", "BaselinePersistence", "BaselineTesting", "PersistenceCrashHelper",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "BaselineSyncTests",
+            dependencies: ["BaselineSync"]
         ),
         .testTarget(
             name: "BaselineStoreTests",
