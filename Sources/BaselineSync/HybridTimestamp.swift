@@ -21,12 +21,14 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, Codable, Lossless
     /// The node (a database) that made it: random, fixed per database.
     public var node: UInt64
 
+    /// A timestamp with these parts.
     public init(milliseconds: UInt64, counter: UInt32, node: UInt64) {
         self.milliseconds = milliseconds
         self.counter = counter
         self.node = node
     }
 
+    /// Whether `lhs` is earlier: by milliseconds, then counter, then node.
     public static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool {
         (lhs.milliseconds, lhs.counter, lhs.node) < (rhs.milliseconds, rhs.counter, rhs.node)
     }
@@ -48,6 +50,7 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, Codable, Lossless
         self.init(milliseconds: milliseconds, counter: counter32, node: node)
     }
 
+    /// Decodes the text form; other text is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let value = HybridTimestamp(text) else {
@@ -58,6 +61,7 @@ public struct HybridTimestamp: Sendable, Hashable, Comparable, Codable, Lossless
         self = value
     }
 
+    /// Encodes the text form.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

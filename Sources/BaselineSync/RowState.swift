@@ -39,9 +39,12 @@ public enum SyncValue: Sendable, Hashable, Codable {
 
 /// A last-writer-wins register: a value and the timestamp of the write that set it.
 public struct Stamped<Value: Sendable & Hashable>: Sendable, Hashable {
+    /// The value written.
     public var value: Value
+    /// When it was written.
     public var timestamp: HybridTimestamp
 
+    /// `value`, written at `timestamp`.
     public init(_ value: Value, at timestamp: HybridTimestamp) {
         self.value = value
         self.timestamp = timestamp
@@ -73,6 +76,7 @@ public struct RowState: Sendable, Hashable {
     /// The fields by column name.
     public var fields: [String: Stamped<SyncValue>]
 
+    /// A row with these registers; nothing known by default.
     public init(alive: Stamped<Bool>? = nil, fields: [String: Stamped<SyncValue>] = [:]) {
         self.alive = alive
         self.fields = fields
