@@ -113,8 +113,11 @@ let package = Package(
             name: "BaselineSync",
             dependencies: [
                 "BaselineConcurrency",
+                "BaselineHTTP",
                 "BaselinePersistence",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -176,7 +179,11 @@ let package = Package(
         ),
         .testTarget(
             name: "BaselineSyncTests",
-            dependencies: ["BaselineSync"]
+            dependencies: [
+                "BaselineConcurrency", "BaselineHTTP", "BaselinePersistence", "BaselineSync", "BaselineTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "BaselineStoreTests",

@@ -6,11 +6,76 @@ import Foundation
 /// In JSON: `null`, `{"integer": 1}`, `{"real": 1.5}`, `{"text": "…"}`,
 /// `{"blob": "<base64>"}`.
 public enum SyncValue: Sendable, Hashable, Codable {
+    /// SQL `NULL`.
     case null
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A double; infinities and NaN cannot travel in JSON.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
+    /// Bytes; base64 in JSON.
     case blob(Data)
+
+    private enum Key: String, CodingKey {
+        case integer, real, text, blob
+    }
+
+    /// Decodes `null` or an object with exactly one of the keys `integer`,
+    /// `real`, `text`, `blob`; anything else is a `DecodingError`.
+    public init(from decoder: any Decoder) throws {
+        if try decoder.singleValueContainer().decodeNil() {
+            self = .null
+            return
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "A value is null or has exactly one of integer, real, text, blob."
+                )
+            )
+        }
+        switch key {
+        case .integer: self = .integer(try container.decode(Int64.self, forKey: .integer))
+        case .real: self = .real(try container.decode(Double.self, forKey: .real))
+        case .text: self = .text(try container.decode(String.self, forKey: .text))
+        case .blob: self = .blob(try container.decode(Data.self, forKey: .blob))
+        }
+    }
+
+    /// Encodes `null` or a one-key object.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case let .integer(value):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(value, forKey: .integer)
+        case let .real(value):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(value, forKey: .real)
+        case let .text(value):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(value, forKey: .text)
+        case let .blob(value):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(value, forKey: .blob)
+        }
+    }
+
+    /// How many bytes the value holds: its text's UTF-8 or its blob's bytes,
+    /// 8 for numbers. What a server's size limits count.
+    public var byteCount: Int {
+        switch self {
+        case .null: 0
+        case .integer, .real: 8
+        case let .text(text): text.utf8.count
+        case let .blob(data): data.count
+        }
+    }
 
     /// A total order, used only to break a tie between two writes with the
     /// same timestamp (which honest nodes never make), so that a merge gives
@@ -38,7 +103,9 @@ public enum SyncValue: Sendable, Hashable, Codable {
 }
 
 /// A last-writer-wins register: a value and the timestamp of the write that set it.
-public struct Stamped<Value: Sendable & Hashable>: Sendable, Hashable {
+///
+/// In JSON: `{"value": …, "at": "<timestamp>"}`.
+public struct Stamped<Value: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
     /// The value written.
     public var value: Value
     /// When it was written.
@@ -48,6 +115,11 @@ public struct Stamped<Value: Sendable & Hashable>: Sendable, Hashable {
     public init(_ value: Value, at timestamp: HybridTimestamp) {
         self.value = value
         self.timestamp = timestamp
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case value
+        case timestamp = "at"
     }
 }
 
@@ -70,7 +142,9 @@ public struct Stamped<Value: Sendable & Hashable>: Sendable, Hashable {
 /// ``merging(_:)`` is commutative, associative and idempotent, so devices
 /// that have seen the same writes, in any order and any number of times,
 /// hold the same row.
-public struct RowState: Sendable, Hashable {
+///
+/// In JSON: `{"alive": {"value": true, "at": …}, "fields": {"text": {"value": {"text": "…"}, "at": …}}}`.
+public struct RowState: Sendable, Hashable, Codable {
     /// Whether the row exists; nil until a write or delete is known.
     public var alive: Stamped<Bool>?
     /// The fields by column name.

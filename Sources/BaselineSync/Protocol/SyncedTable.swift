@@ -1,0 +1,125 @@
+import Foundation
+
+/// A table whose rows sync: its name and the columns that travel.
+///
+/// The same description serves both ends. On a device it says which
+/// columns the change-capturing triggers record (see ``SyncSchema``); on a
+/// server it says what a push may carry (see ``validate(_:)``).
+///
+/// ```swift
+/// let todo = SyncedTable("todo", columns: [
+///     .text("text", maximumBytes: 2_000),
+///     .real("date"),
+/// ])
+/// ```
+///
+/// The table's primary key is a single text column, `id` unless named
+/// otherwise, whose values devices make (UUIDs), so that two offline
+/// devices never pick the same id.
+public struct SyncedTable: Sendable, Hashable {
+    /// The table's name.
+    public var name: String
+    /// The primary key column.
+    public var primaryKey: String
+    /// The columns that sync, the primary key excluded.
+    public var columns: [SyncedColumn]
+
+    /// A table `name` whose `columns` sync, keyed by `primaryKey`.
+    public init(_ name: String, primaryKey: String = "id", columns: [SyncedColumn]) {
+        self.name = name
+        self.primaryKey = primaryKey
+        self.columns = columns
+    }
+
+    /// The longest row id a server takes, in UTF-8 bytes.
+    public static let maximumRowIDBytes = 128
+
+    /// Why `change`, addressed to this table, cannot be applied; nil when it
+    /// can. Checks the row id, that a delete carries no fields, and each
+    /// field's column, type and size; not the clock or the owner, which are
+    /// the server's to check.
+    public func validate(_ change: SyncChange) -> (code: SyncRefusalCode, message: String)? {
+        guard !change.id.isEmpty, change.id.utf8.count <= Self.maximumRowIDBytes else {
+            return (.malformed, "A change id is 1…\(Self.maximumRowIDBytes) bytes.")
+        }
+        guard !change.row.isEmpty, change.row.utf8.count <= Self.maximumRowIDBytes else {
+            return (.malformed, "A row id is 1…\(Self.maximumRowIDBytes) bytes.")
+        }
+        if change.deleted {
+            return change.fields.isEmpty ? nil : (.malformed, "A delete carries no fields.")
+        }
+        for (name, value) in change.fields {
+            guard let column = columns.first(where: { $0.name == name }) else {
+                return (.invalidField, "\(self.name) has no synced column \(name).")
+            }
+            if let problem = column.problem(with: value) { return problem }
+        }
+        return nil
+    }
+}
+
+/// A column that syncs: its name, what it holds, and how large a value may be.
+public struct SyncedColumn: Sendable, Hashable {
+    /// What a column holds.
+    public enum Kind: Sendable, Hashable {
+        /// Text, at most `maximumBytes` of UTF-8.
+        case text(maximumBytes: Int)
+        /// 64-bit integers.
+        case integer
+        /// Doubles; integers are taken too, as SQLite stores whole reals.
+        case real
+        /// Bytes, at most `maximumBytes`.
+        case blob(maximumBytes: Int)
+    }
+
+    /// The column's name.
+    public var name: String
+    /// What it holds.
+    public var kind: Kind
+    /// Whether it may be `NULL`.
+    public var isNullable: Bool
+
+    /// A column `name` holding `kind`, `NULL` allowed if `isNullable`.
+    public init(_ name: String, _ kind: Kind, isNullable: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.isNullable = isNullable
+    }
+
+    /// A text column; 64 KiB unless told.
+    public static func text(_ name: String, maximumBytes: Int = 65_536, isNullable: Bool = false) -> SyncedColumn {
+        SyncedColumn(name, .text(maximumBytes: maximumBytes), isNullable: isNullable)
+    }
+
+    /// An integer column.
+    public static func integer(_ name: String, isNullable: Bool = false) -> SyncedColumn {
+        SyncedColumn(name, .integer, isNullable: isNullable)
+    }
+
+    /// A real column.
+    public static func real(_ name: String, isNullable: Bool = false) -> SyncedColumn {
+        SyncedColumn(name, .real, isNullable: isNullable)
+    }
+
+    /// A blob column; 1 MiB unless told.
+    public static func blob(_ name: String, maximumBytes: Int = 1_048_576, isNullable: Bool = false) -> SyncedColumn {
+        SyncedColumn(name, .blob(maximumBytes: maximumBytes), isNullable: isNullable)
+    }
+
+    func problem(with value: SyncValue) -> (code: SyncRefusalCode, message: String)? {
+        switch (kind, value) {
+        case (_, .null):
+            return isNullable ? nil : (.invalidField, "\(name) cannot be null.")
+        case let (.text(limit), .text(text)):
+            return text.utf8.count <= limit ? nil : (.tooLarge, "\(name) holds at most \(limit) bytes.")
+        case let (.blob(limit), .blob(data)):
+            return data.count <= limit ? nil : (.tooLarge, "\(name) holds at most \(limit) bytes.")
+        case let (.real, .real(value)):
+            return value.isFinite ? nil : (.invalidField, "\(name) holds finite numbers.")
+        case (.integer, .integer), (.real, .integer):
+            return nil
+        default:
+            return (.invalidField, "\(name) does not hold that type of value.")
+        }
+    }
+}
