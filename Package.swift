@@ -181,6 +181,7 @@ let package = Package(
             name: "BaselineSyncTests",
             dependencies: [
                 "BaselineConcurrency", "BaselineHTTP", "BaselinePersistence", "BaselineSync", "BaselineTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
