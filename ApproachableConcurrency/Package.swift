@@ -43,6 +43,7 @@ let libraries: [Target.Dependency] = [
     .product(name: "BaselineImages", package: "Baseline"),
     .product(name: "BaselinePersistence", package: "Baseline"),
     .product(name: "BaselineStore", package: "Baseline"),
+    .product(name: "BaselineSync", package: "Baseline"),
     .product(name: "BaselineTesting", package: "Baseline"),
     .product(name: "GRDB", package: "GRDB.swift"),
     .product(name: "HTTPTypes", package: "swift-http-types"),

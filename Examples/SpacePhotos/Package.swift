@@ -58,6 +58,7 @@ let package = Package(
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
+                .product(name: "BaselineSync", package: "Baseline"),
                 // The generated client's requests go through the app's HTTPClient.
                 .product(name: "BaselineOpenAPI", package: "BaselineOpenAPI"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -96,6 +97,10 @@ let package = Package(
             dependencies: [
                 "CImageEncoding",
                 "CLibZ",
+                // POST /sync/push, GET /sync/pull, GET /sync/live: the protocol's
+                // messages, and the rows kept in SQLite.
+                .product(name: "BaselineSync", package: "Baseline"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -192,6 +197,7 @@ let package = Package(
             name: "SpacePhotosServerTests",
             dependencies: [
                 "SpacePhotosServer",
+                .product(name: "BaselineSync", package: "Baseline"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -217,6 +223,7 @@ let package = Package(
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineImages", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
+                .product(name: "BaselineSync", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
                 // SHA-256 to check what the upload endpoint reports.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -14,7 +14,10 @@ struct SyncedTodos {
     static func migrator(before: (@Sendable (Database) throws -> Void)? = nil) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: todo") { db in
-            try db.execute(sql: "CREATE TABLE todo (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, date REAL NOT NULL, tag BLOB)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE todo (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, date REAL NOT NULL, tag BLOB)"
+            )
             try before?(db)
         }
         schema.registerMigrations(in: &migrator)
@@ -38,7 +41,9 @@ struct SyncedTodos {
 
     func rows() async throws -> [String: String] {
         try await database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, text FROM todo").map { ($0[0], $0[1]) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, text FROM todo").map { ($0[0], $0[1]) }
+            )
         }
     }
 }
@@ -140,14 +145,20 @@ struct LocalReplicaTests {
         let farAhead = Self.stamp(4_000_000_000_000)
         let page = SyncPage(
             rows: [
-                SyncRow(table: "todo", row: "r1", state: .write(["text": .text("from B"), "date": .real(2)], at: farAhead)),
+                SyncRow(
+                    table: "todo",
+                    row: "r1",
+                    state: .write(["text": .text("from B"), "date": .real(2)], at: farAhead)
+                ),
                 SyncRow(table: "todo", row: "r2", state: .delete(at: Self.stamp(5))),
                 SyncRow(table: "unsynced", row: "x", state: .write(["a": .integer(1)], at: Self.stamp(5))),
             ],
             cursor: 42,
             more: false
         )
-        let changed = try await todos.database.write { db in try LocalReplica.apply(db, page, schema: SyncedTodos.schema) }
+        let changed = try await todos.database.write { db in
+            try LocalReplica.apply(db, page, schema: SyncedTodos.schema)
+        }
         #expect(changed == 1)
         #expect(try await todos.rows() == ["r1": "from B"])
         #expect(try await todos.outbox().isEmpty)
@@ -169,7 +180,11 @@ struct LocalReplicaTests {
         try await todos.database.write { db in
             try db.execute(sql: "INSERT INTO todo (id, text, date) VALUES ('a', 'milk', 1)")
         }
-        let page = SyncPage(rows: [SyncRow(table: "todo", row: "a", state: .delete(at: Self.stamp(1)))], cursor: 1, more: false)
+        let page = SyncPage(
+            rows: [SyncRow(table: "todo", row: "a", state: .delete(at: Self.stamp(1)))],
+            cursor: 1,
+            more: false
+        )
         _ = try await todos.database.write { db in try LocalReplica.apply(db, page, schema: SyncedTodos.schema) }
         #expect(try await todos.rows() == ["a": "milk"])
     }
@@ -181,7 +196,11 @@ struct LocalReplicaTests {
             try db.execute(sql: "DELETE FROM todo WHERE id = 'a'")
         }
         let later = Self.stamp(4_000_000_000_000)
-        let page = SyncPage(rows: [SyncRow(table: "todo", row: "a", state: .write(["text": .text("oat milk")], at: later))], cursor: 1, more: false)
+        let page = SyncPage(
+            rows: [SyncRow(table: "todo", row: "a", state: .write(["text": .text("oat milk")], at: later))],
+            cursor: 1,
+            more: false
+        )
         _ = try await todos.database.write { db in try LocalReplica.apply(db, page, schema: SyncedTodos.schema) }
         #expect(try await todos.rows() == ["a": "oat milk"])
         #expect(try await todos.database.read { db in try Double.fetchOne(db, sql: "SELECT date FROM todo") } == 1)
@@ -189,11 +208,19 @@ struct LocalReplicaTests {
 
     @Test func aRowMissingARequiredValueIsKeptOutOfTheTableNotTheBookkeeping() async throws {
         let todos = try await SyncedTodos()
-        let page = SyncPage(rows: [SyncRow(table: "todo", row: "p", state: .write(["date": .real(3)], at: Self.stamp(9)))], cursor: 1, more: false)
+        let page = SyncPage(
+            rows: [SyncRow(table: "todo", row: "p", state: .write(["date": .real(3)], at: Self.stamp(9)))],
+            cursor: 1,
+            more: false
+        )
         _ = try await todos.database.write { db in try LocalReplica.apply(db, page, schema: SyncedTodos.schema) }
         #expect(try await todos.rows().isEmpty)
         // The text arrives later: the row appears, whole.
-        let rest = SyncPage(rows: [SyncRow(table: "todo", row: "p", state: .write(["text": .text("late")], at: Self.stamp(10)))], cursor: 2, more: false)
+        let rest = SyncPage(
+            rows: [SyncRow(table: "todo", row: "p", state: .write(["text": .text("late")], at: Self.stamp(10)))],
+            cursor: 2,
+            more: false
+        )
         _ = try await todos.database.write { db in try LocalReplica.apply(db, rest, schema: SyncedTodos.schema) }
         #expect(try await todos.rows() == ["p": "late"])
     }

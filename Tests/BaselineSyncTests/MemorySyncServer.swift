@@ -64,37 +64,40 @@ final class MemorySyncServer: SyncServer {
     }
 
     func push(_ push: SyncPush) async throws -> SyncPushResult {
-        let (result, notify): (Result<SyncPushResult, any Error>, [AsyncThrowingStream<Int64, any Error>.Continuation]) =
-            state.withLock { state in
-                guard state.reachable else { return (.failure(Unreachable()), []) }
-                state.pushes += 1
-                var faults: [SyncRefusal.Change] = []
-                for change in push.changes {
-                    guard let table = schema.table(named: change.table) else {
-                        faults.append(.init(id: change.id, code: .unknownTable, message: "No such table."))
-                        continue
+        let (result, notify):
+            (Result<SyncPushResult, any Error>, [AsyncThrowingStream<Int64, any Error>.Continuation]) =
+                state.withLock { state in
+                    guard state.reachable else { return (.failure(Unreachable()), []) }
+                    state.pushes += 1
+                    var faults: [SyncRefusal.Change] = []
+                    for change in push.changes {
+                        guard let table = schema.table(named: change.table) else {
+                            faults.append(.init(id: change.id, code: .unknownTable, message: "No such table."))
+                            continue
+                        }
+                        if let (code, message) = table.validate(change) {
+                            faults.append(.init(id: change.id, code: code, message: message))
+                        }
                     }
-                    if let (code, message) = table.validate(change) {
-                        faults.append(.init(id: change.id, code: code, message: message))
+                    if !faults.isEmpty {
+                        let refusal = SyncRefusal(.init(code: faults[0].code, message: "Refused.", changes: faults))
+                        return (.failure(SyncServerError.refused(status: 400, refusal)), [])
                     }
-                }
-                if !faults.isEmpty {
-                    let refusal = SyncRefusal(.init(code: faults[0].code, message: "Refused.", changes: faults))
-                    return (.failure(SyncServerError.refused(status: 400, refusal)), [])
-                }
-                for change in push.changes where !state.applied.contains(change.id) {
-                    let key = "\(change.table)/\(change.row)"
-                    let before = state.rows[key]?.state ?? RowState()
-                    let after = before.merging(change.state)
-                    if after != before {
-                        state.seq += 1
-                        state.rows[key] = Stored(state: after, seq: state.seq)
+                    for change in push.changes where !state.applied.contains(change.id) {
+                        let key = "\(change.table)/\(change.row)"
+                        let before = state.rows[key]?.state ?? RowState()
+                        let after = before.merging(change.state)
+                        if after != before {
+                            state.seq += 1
+                            state.rows[key] = Stored(state: after, seq: state.seq)
+                        }
+                        state.applied.insert(change.id)
                     }
-                    state.applied.insert(change.id)
+                    let result = SyncPushResult(applied: push.changes.map(\.id), cursor: state.seq)
+                    return (
+                        state.losesAnswers ? .failure(Unreachable()) : .success(result), Array(state.channels.values)
+                    )
                 }
-                let result = SyncPushResult(applied: push.changes.map(\.id), cursor: state.seq)
-                return (state.losesAnswers ? .failure(Unreachable()) : .success(result), Array(state.channels.values))
-            }
         if case let .success(answer) = result {
             for channel in notify { channel.yield(answer.cursor) }
         } else if !notify.isEmpty {

@@ -51,7 +51,8 @@ struct Device {
     /// happens later, not within the same millisecond, where the order of
     /// two devices' changes is the clock's choice.
     func moveClock(pastThatOf other: Device) async throws {
-        let theirs = try await other.database.read { db in try Int64.fetchOne(db, sql: "SELECT ms FROM _sync_clock") } ?? 0
+        let theirs =
+            try await other.database.read { db in try Int64.fetchOne(db, sql: "SELECT ms FROM _sync_clock") } ?? 0
         try await database.write { db in
             try db.execute(sql: "UPDATE _sync_clock SET ms = max(ms, ?), counter = 0", arguments: [theirs + 1_000])
         }
@@ -129,7 +130,10 @@ struct SyncEngineTests {
     }
 
     @Test func aRefusedChangeIsSetAsideReportedAndNotRetriedWhileTheRestSyncs() async throws {
-        let table = SyncedTable("todo", columns: [.text("text", maximumBytes: 10), .real("date"), .blob("tag", isNullable: true)])
+        let table = SyncedTable(
+            "todo",
+            columns: [.text("text", maximumBytes: 10), .real("date"), .blob("tag", isNullable: true)]
+        )
         let strict = MemorySyncServer(schema: SyncSchema([table]))
         let a = try await Device(server: strict)
         try await a.insert("long", String(repeating: "x", count: 11))
@@ -176,7 +180,12 @@ struct SyncEngineTests {
         try await a.engine.syncOnce()
         #expect(server.pushCount == 6)
         let b = try await SyncedTodos()
-        let engine = SyncEngine(database: b.database, schema: SyncedTodos.schema, server: server, configuration: configuration)
+        let engine = SyncEngine(
+            database: b.database,
+            schema: SyncedTodos.schema,
+            server: server,
+            configuration: configuration
+        )
         try await engine.syncOnce()
         #expect(try await b.rows().count == 50)
     }
@@ -190,7 +199,8 @@ struct SyncEngineTests {
         // Wait until B is live and idle, on its status stream.
         for await status in b.engine.statuses where status.isLive && status.activity == .idle { break }
 
-        var texts = b.database.observe { db in try String.fetchAll(db, sql: "SELECT text FROM todo") }.makeAsyncIterator()
+        var texts = b.database.observe { db in try String.fetchAll(db, sql: "SELECT text FROM todo") }
+            .makeAsyncIterator()
         #expect(try await texts.next() == [])
         try await a.insert("milk", "Buy milk")
         try await a.engine.syncOnce()

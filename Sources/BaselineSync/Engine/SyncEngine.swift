@@ -81,7 +81,13 @@ public final class SyncEngine: Sendable {
     /// An engine for `database`'s tables in `schema`, syncing with `server`.
     ///
     /// - Parameters:
+    ///   - database: The local database, migrated with `schema`'s migrations.
+    ///   - schema: The synced tables.
+    ///   - server: Where changes go and come from.
+    ///   - configuration: Batch sizes, poll and retry waits.
     ///   - clock: Measures poll and retry waits; tests pass a test clock.
+    ///   - logger: Where failures are logged (at debug level: the status
+    ///     says them to the app).
     public init(
         database: SQLiteDatabase,
         schema: SyncSchema,
@@ -143,7 +149,9 @@ public final class SyncEngine: Sendable {
     /// The changes the server refused, oldest first.
     public func refusedChanges() async throws -> [RefusedChange] {
         try await database.read { db in
-            try LocalReplica.refused(db).map { RefusedChange(change: $0.0.change, code: $0.1.code, message: $0.1.message) }
+            try LocalReplica.refused(db).map {
+                RefusedChange(change: $0.0.change, code: $0.1.code, message: $0.1.message)
+            }
         }
     }
 
@@ -251,7 +259,8 @@ public final class SyncEngine: Sendable {
                     pollDelay = configuration.pollInterval
                     await wakeup.wait(for: [.local, .remote, .asked])
                 } else {
-                    pollDelay = changed ? configuration.pollInterval : min(pollDelay * 2, configuration.maximumPollInterval)
+                    pollDelay =
+                        changed ? configuration.pollInterval : min(pollDelay * 2, configuration.maximumPollInterval)
                     await wakeup.wait(for: [.local, .remote, .asked], upTo: pollDelay, on: clock)
                 }
             } catch {
@@ -282,10 +291,15 @@ public final class SyncEngine: Sendable {
         case let error as SyncError:
             return .failed("\(error)", retryIn: retryIn)
         default:
-            if let status = (error as? HTTPClientError)?.status, status.code >= 500 {
-                return .failed("The server answered \(status.code).", retryIn: retryIn)
+            guard let error = error as? HTTPClientError else { return .offline(retryIn: retryIn) }
+            switch error {
+            case .transport, .timedOut:
+                return .offline(retryIn: retryIn)
+            case let .authenticationFailed(failure):
+                return .failed("Not logged in: \(failure)", retryIn: retryIn)
+            default:
+                return .failed("\(error)", retryIn: retryIn)
             }
-            return .offline(retryIn: retryIn)
         }
     }
 
@@ -315,7 +329,9 @@ public final class SyncEngine: Sendable {
                 let result = try await server.push(SyncPush(changes: entries.map(\.change)))
                 let acknowledged = Set(result.applied).intersection(ids)
                 guard !acknowledged.isEmpty else {
-                    throw SyncServerError.protocolViolation("The server took a push but acknowledged none of its changes.")
+                    throw SyncServerError.protocolViolation(
+                        "The server took a push but acknowledged none of its changes."
+                    )
                 }
                 try await database.write { db in try LocalReplica.acknowledge(db, ids.filter(acknowledged.contains)) }
                 moved = true
@@ -352,13 +368,18 @@ public final class SyncEngine: Sendable {
             } catch let SyncServerError.refused(_, refusal) where refusal.error.code == .cursorAhead && !restarted {
                 // The server does not know this cursor (its data was reset):
                 // start over. Applying rows again changes nothing.
-                logger.notice("Sync cursor ahead of the server's; pulling everything again", metadata: ["cursor": "\(cursor)"])
+                logger.notice(
+                    "Sync cursor ahead of the server's; pulling everything again",
+                    metadata: ["cursor": "\(cursor)"]
+                )
                 try await database.write { db in try LocalReplica.setCursor(db, 0) }
                 restarted = true
                 continue
             }
             guard page.cursor >= cursor || page.rows.isEmpty else {
-                throw SyncServerError.protocolViolation("The server's cursor went back, from \(cursor) to \(page.cursor).")
+                throw SyncServerError.protocolViolation(
+                    "The server's cursor went back, from \(cursor) to \(page.cursor)."
+                )
             }
             let schema = self.schema
             let changed = try await database.write { db in try LocalReplica.apply(db, page, schema: schema) }

@@ -31,7 +31,7 @@ public enum SyncServerError: Error, Sendable, Equatable {
 }
 
 /// The sync protocol over HTTP: `POST {path}/push`, `GET {path}/pull`, and
-/// the WebSocket `GET {path}/live`, through an ``HTTPClient`` (so its
+/// the WebSocket `GET {path}/live`, through an `HTTPClient` (so its
 /// authentication, retry and logging middleware apply).
 ///
 /// ```swift
@@ -64,7 +64,10 @@ public struct HTTPSyncServer: SyncServer {
         try await refusals {
             let request = Request<SyncPage>.get(
                 path + "/pull",
-                query: [URLQueryItem(name: "after", value: String(cursor)), URLQueryItem(name: "limit", value: String(limit))]
+                query: [
+                    URLQueryItem(name: "after", value: String(cursor)),
+                    URLQueryItem(name: "limit", value: String(limit)),
+                ]
             )
             return try await client.send(request).value
         }
@@ -121,7 +124,9 @@ public struct HTTPSyncServer: SyncServer {
         guard (400..<500).contains(status), status != 408, status != 429 else { return nil }
         let refusal =
             (try? JSONDecoder().decode(SyncRefusal.self, from: body))
-            ?? SyncRefusal(.init(code: SyncRefusalCode(rawValue: "http_\(status)"), message: "The server answered \(status)."))
+            ?? SyncRefusal(
+                .init(code: SyncRefusalCode(rawValue: "http_\(status)"), message: "The server answered \(status).")
+            )
         return .refused(status: status, refusal)
     }
 }

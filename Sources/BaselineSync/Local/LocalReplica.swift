@@ -96,12 +96,18 @@ enum LocalReplica {
             guard
                 let row = try Row.fetchOne(
                     db,
-                    sql: "SELECT seq, change_id, tbl, row_id, at, deleted, fields FROM _sync_outbox WHERE change_id = ?",
+                    sql:
+                        "SELECT seq, change_id, tbl, row_id, at, deleted, fields FROM _sync_outbox WHERE change_id = ?",
                     arguments: [id]
                 )
             else { continue }
             let change = try entry(row).change
-            try store(db, table: change.table, row: change.row, state: known(db, change.table, change.row).merging(change.state))
+            try store(
+                db,
+                table: change.table,
+                row: change.row,
+                state: known(db, change.table, change.row).merging(change.state)
+            )
             try db.execute(sql: "DELETE FROM _sync_outbox WHERE change_id = ?", arguments: [id])
         }
     }
@@ -208,7 +214,7 @@ enum LocalReplica {
     /// reached the server) is left out rather than failing the page.
     private static func materialize(_ db: Database, table: SyncedTable, row: String, state: RowState) throws -> Bool {
         let name = table.name.quotedDatabaseIdentifier
-        let key = table.primaryKey.quotedDatabaseIdentifier
+        let key = table.idColumn.quotedDatabaseIdentifier
         guard state.exists else {
             try db.execute(sql: "DELETE FROM \(name) WHERE \(key) = ?", arguments: [row])
             return db.changesCount > 0
@@ -219,7 +225,9 @@ enum LocalReplica {
         for column in present {
             arguments += [state.fields[column.name]?.value.databaseValue ?? .null]
         }
-        let updates = present.map { "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)" }
+        let updates = present.map {
+            "\($0.name.quotedDatabaseIdentifier) = excluded.\($0.name.quotedDatabaseIdentifier)"
+        }
         let sql = """
             INSERT INTO \(name) (\(columns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))

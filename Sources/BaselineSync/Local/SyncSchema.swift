@@ -26,7 +26,7 @@ public import GRDB
 ///   editing different fields of a row both keep their edit.
 /// - Each change is stamped by a hybrid logical clock kept in the database
 ///   (see ``HybridTimestamp``).
-/// - A synced row's primary key never changes (an update of it is refused);
+/// - A synced row's id never changes (an update of it is refused);
 ///   delete and insert instead.
 /// - Rows already in a table when it becomes synced are recorded as
 ///   inserts, so that they reach the server too.
@@ -56,7 +56,7 @@ public struct SyncSchema: Sendable, Hashable {
             try Self.createBookkeeping(db)
         }
         let fingerprint = tables.map { table in
-            ([table.name, table.primaryKey] + table.columns.map(\.name)).joined(separator: ",")
+            ([table.name, table.idColumn] + table.columns.map(\.name)).joined(separator: ",")
         }.joined(separator: ";")
         migrator.registerMigration("BaselineSync triggers: \(fingerprint)") { db in
             try installTriggers(db)
@@ -129,7 +129,7 @@ struct TriggerSQL {
     let table: SyncedTable
 
     private var name: String { table.name.quotedDatabaseIdentifier }
-    private var key: String { table.primaryKey.quotedDatabaseIdentifier }
+    private var key: String { table.idColumn.quotedDatabaseIdentifier }
     private var tableLiteral: String { table.name.sqlStringLiteral }
 
     /// Skips recording while ``SyncEngine`` applies pulled rows: the flag is
@@ -222,7 +222,7 @@ struct TriggerSQL {
             """
             CREATE TRIGGER \(trigger("keep_id")) BEFORE UPDATE OF \(key) ON \(name)
             WHEN OLD.\(key) IS NOT NEW.\(key) BEGIN
-            SELECT RAISE(ABORT, 'A synced row keeps its primary key: delete it and insert a new one.');
+            SELECT RAISE(ABORT, 'A synced row keeps its id: delete it and insert a new one.');
             END
             """,
         ]

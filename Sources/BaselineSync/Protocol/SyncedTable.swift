@@ -13,21 +13,23 @@ import Foundation
 /// ])
 /// ```
 ///
-/// The table's primary key is a single text column, `id` unless named
-/// otherwise, whose values devices make (UUIDs), so that two offline
-/// devices never pick the same id.
+/// A row is known across devices by its id column: text the devices make
+/// (UUIDs), so that two offline devices never pick the same id. It is the
+/// primary key, `id` unless named otherwise, or any `UNIQUE NOT NULL`
+/// column beside a local integer key (which then differs from device to
+/// device and never travels).
 public struct SyncedTable: Sendable, Hashable {
     /// The table's name.
     public var name: String
-    /// The primary key column.
-    public var primaryKey: String
+    /// The column that identifies a row on every device.
+    public var idColumn: String
     /// The columns that sync, the primary key excluded.
     public var columns: [SyncedColumn]
 
-    /// A table `name` whose `columns` sync, keyed by `primaryKey`.
-    public init(_ name: String, primaryKey: String = "id", columns: [SyncedColumn]) {
+    /// A table `name` whose `columns` sync, its rows known by `idColumn`.
+    public init(_ name: String, idColumn: String = "id", columns: [SyncedColumn]) {
         self.name = name
-        self.primaryKey = primaryKey
+        self.idColumn = idColumn
         self.columns = columns
     }
 

@@ -1,3 +1,4 @@
+import BaselineSync
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -30,6 +31,10 @@ import ServiceLifecycle
 ///   the server sends `{photo, count, favourite}`, one per photo on connecting, then every
 ///   change (the details are in `openapi.json`); 401 without a valid token, 426 without
 ///   the upgrade; `?dropAfter=N` drops the connection, with no close frame, after N messages.
+/// - `POST /sync/push` (``SyncPush`` → ``SyncPushResult``), `GET /sync/pull?after=&limit=`
+///   (→ ``SyncPage``) and `GET /sync/live` (a WebSocket of `{"cursor": n}`), with
+///   `Authorization: Bearer <idToken>`: Baseline's sync protocol, each member's rows apart,
+///   for the tables in ``Configuration/syncTables``; refusals are ``SyncRefusal`` documents.
 /// - `GET /basic/profile` with `Authorization: Basic` → `{id, nickname}`;
 ///   401 with a `WWW-Authenticate: Basic realm="spacephotos"` challenge otherwise.
 /// - `GET /facts/{n}` (`?delay=ms`, `?fail=true`) → a line of trivia.
@@ -110,6 +115,18 @@ public struct ExampleServer: Sendable {
         /// socket: without a limit, enough of them would use up the process's
         /// file descriptors.
         public var idleTimeout: Duration
+        /// The tables `POST /sync/push` takes changes for: by default the
+        /// example app's to-do list, `todo` (`text`, at most 2,000 bytes, and
+        /// `date`, a real).
+        public var syncTables: [SyncedTable]
+        /// Where the synced rows are kept: in memory by default, or in an
+        /// SQLite file that outlives the server. The server opens the store
+        /// when it starts and closes it when it stops.
+        public var syncStorage: SyncStorage
+        /// How far ahead of the server's clock (``now``) a pushed change may
+        /// be stamped; later ones are refused (`clock_ahead`), since a device
+        /// whose clock runs ahead would otherwise win every conflict.
+        public var syncClockTolerance: Duration
         /// The server's idea of now (tests move it to expire tokens).
         public var now: @Sendable () -> Date
         /// The server's logger.
@@ -133,6 +150,11 @@ public struct ExampleServer: Sendable {
             photoDateSeed: UInt64? = nil,
             onImageRender: (@Sendable (String) -> Void)? = nil,
             idleTimeout: Duration = .seconds(60),
+            syncTables: [SyncedTable] = [
+                SyncedTable("todo", columns: [.text("text", maximumBytes: 2000), .real("date")])
+            ],
+            syncStorage: SyncStorage = .memory,
+            syncClockTolerance: Duration = .seconds(600),
             now: @escaping @Sendable () -> Date = { Date() },
             logger: Logger = ExampleServer.defaultLogger()
         ) {
@@ -152,6 +174,9 @@ public struct ExampleServer: Sendable {
             self.photoDateSeed = photoDateSeed
             self.onImageRender = onImageRender
             self.idleTimeout = idleTimeout
+            self.syncTables = syncTables
+            self.syncStorage = syncStorage
+            self.syncClockTolerance = syncClockTolerance
             self.now = now
             self.logger = logger
         }
@@ -223,31 +248,50 @@ public struct ExampleServer: Sendable {
     ) async throws -> some ApplicationProtocol {
         let idle = configuration.idleTimeout.components
         let idleTimeout = TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
-        let state = makeState()
-        let accounts = try await makeAccounts()
+        // Opened first and closed last (see SyncStoreService), or here if
+        // the server cannot be set up.
+        let syncStore = try configuration.syncStorage.open()
+        let state = makeState(syncStore: syncStore)
+        let accounts: [String: Account]
+        let router: Router<ServerRequestContext>
+        do {
+            accounts = try await makeAccounts()
+            router = try await makeRouter(state: state, accounts: accounts)
+        } catch {
+            try? syncStore.close()
+            throw error
+        }
         let favourites = favouriteRoutes(state: state, accounts: accounts)
+        let sync = syncSocketRoutes(store: syncStore, state: state, accounts: accounts)
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: idleTimeout),
             ws: .init(maxFrameSize: FavouriteSocketRoutes.maximumMessageBytes)
         )
         return Application(
-            router: try await makeRouter(state: state, accounts: accounts),
-            // HTTP/1, and the upgrade to WebSocket for GET /favourites/live and GET /echo/socket.
+            router: router,
+            // HTTP/1, and the upgrade to WebSocket for GET /favourites/live, GET /sync/live and GET /echo/socket.
             server: HTTPServerBuilder { responder in
                 UpgradableHTTP1Channel(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder,
                         configuration: channelConfiguration,
                         shouldUpgrade: { head, channel, logger in
-                            EchoSocketRoutes.matches(head)
-                                ? EchoSocketRoutes.shouldUpgrade(head, channel: channel)
-                                : favourites.shouldUpgrade(head, channel: channel, logger: logger)
+                            if EchoSocketRoutes.matches(head) {
+                                EchoSocketRoutes.shouldUpgrade(head, channel: channel)
+                            } else if SyncSocketRoutes.matches(head) {
+                                sync.shouldUpgrade(head, channel: channel, logger: logger)
+                            } else {
+                                favourites.shouldUpgrade(head, channel: channel, logger: logger)
+                            }
                         }
                     ),
                     firstRequestTimeout: idleTimeout
                 )
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            // Services stop in the reverse order of their start, after the
+            // HTTP server: the sync store closes once no request can use it.
+            services: [SyncStoreService(store: syncStore, logger: configuration.logger)],
             onServerRunning: onServerRunning,
             logger: configuration.logger
         )
@@ -265,10 +309,16 @@ public struct ExampleServer: Sendable {
         var attempts: AttemptCounter
         /// `GET /favourites/live`'s members and counts, shared by its connections.
         var favourites = FavouriteTable()
+        /// The synced rows, or nil for a store in memory made with the
+        /// router (for tests of the router alone). Whoever opened the store
+        /// closes it.
+        var syncStore: (any SyncStore)? = nil
+        /// `GET /sync/live`'s connections, told of each push.
+        var syncFeed = SyncCursorFeed()
     }
 
-    /// Fresh tables, sized by the configuration.
-    func makeState() -> State {
+    /// Fresh tables, sized by the configuration, with `syncStore` if given.
+    func makeState(syncStore: (any SyncStore)? = nil) -> State {
         State(
             limiter: LoginRateLimiter(policy: configuration.rateLimit),
             refreshTokens: RefreshTokenStore(
@@ -277,7 +327,8 @@ public struct ExampleServer: Sendable {
             ),
             uploads: UploadLedger(),
             attempts: AttemptCounter(capacity: configuration.flakyKeyLimit),
-            favourites: FavouriteTable(capacity: configuration.favouritePhotoLimit)
+            favourites: FavouriteTable(capacity: configuration.favouritePhotoLimit),
+            syncStore: syncStore
         )
     }
 
@@ -301,6 +352,16 @@ public struct ExampleServer: Sendable {
         FavouriteSocketRoutes(
             members: MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now),
             table: state.favourites
+        )
+    }
+
+    /// `GET /sync/live`, whose upgrade requests the server's channel
+    /// decides before the router sees them.
+    func syncSocketRoutes(store: any SyncStore, state: State, accounts: [String: Account]) -> SyncSocketRoutes {
+        SyncSocketRoutes(
+            members: MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now),
+            store: store,
+            feed: state.syncFeed
         )
     }
 
@@ -328,6 +389,18 @@ public struct ExampleServer: Sendable {
         ).add(to: router)
         MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now).add(to: router)
         favouriteRoutes(state: state, accounts: accounts).add(to: router)
+        let syncStore = try state.syncStore ?? SQLiteSyncStore()
+        SyncRoutes(
+            members: MemberRoutes(accounts: accounts, signer: configuration.tokenSigner, now: configuration.now),
+            store: syncStore,
+            feed: state.syncFeed,
+            validator: SyncPushValidator(
+                tables: configuration.syncTables,
+                clockTolerance: configuration.syncClockTolerance,
+                now: configuration.now
+            )
+        ).add(to: router)
+        syncSocketRoutes(store: syncStore, state: state, accounts: accounts).add(to: router)
         BasicAuthRoutes(
             accounts: accounts,
             hasher: hasher,

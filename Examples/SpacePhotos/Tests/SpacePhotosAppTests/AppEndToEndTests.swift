@@ -390,6 +390,99 @@ struct AppEndToEndTests {
         }
     }
 
+    /// Two copies of the app, each with its own to-do database, logged in
+    /// as the same member: an item added in one shows in the other, and its
+    /// deletion there shows back in the first; the title says how the sync
+    /// stands.
+    @Test func aToDoAddedInOneCopyShowsInTheOther() async throws {
+        let firstDirectory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: firstDirectory) }
+        let secondDirectory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: secondDirectory) }
+        let server = try await ServerProcess.start()
+        defer { server.stop() }
+        let first = try Run.start(in: firstDirectory, arguments: ["--server", server.url])
+        let second = try Run.start(in: secondDirectory, arguments: ["--server", server.url])
+        for run in [first, second] {
+            try await Self.logInAsAstro(run)
+            try await run.terminal.press("3")
+            try await run.terminal.waitFor("To-dos (0) · synced, live")
+        }
+        try await first.terminal.press("a")
+        try await first.terminal.type("Buy milk")
+        try await first.terminal.press("Enter")
+        try await first.terminal.waitFor("#1  Buy milk")
+        try await first.terminal.press("Escape")
+        try await second.terminal.waitForScreen("the first copy's item, in the second") {
+            $0.contains("To-dos (1) · synced, live") && $0.contains("#1  Buy milk")
+        }
+        try await second.terminal.press("Down")
+        try await second.terminal.press("d")
+        try await second.terminal.waitFor("Delete this to-do?")
+        try await second.terminal.press("y")
+        try await first.terminal.waitForScreen("the second copy's deletion, in the first") {
+            $0.contains("To-dos (0) · synced, live") && $0.contains("Nothing to do.")
+        }
+        for run in [first, second] {
+            try await run.terminal.press("q")
+            try await run.expectTerminalRestored()
+            await run.terminal.close()
+        }
+    }
+
+    /// A copy started while the server is down keeps its list working,
+    /// says it is offline, and sends what was added once the server is back.
+    @Test func aCopyStartedWithoutTheServerCatchesUpWhenItReturns() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let otherDirectory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: otherDirectory) }
+        // The server keeps its rows and its token key in files: restarted,
+        // it knows the member's rows and accepts the copy's token.
+        let kept = [
+            "--sync-database", directory.appendingPathComponent("server-sync.sqlite").path,
+            "--token-key-file", directory.appendingPathComponent("server-token.key").path,
+        ]
+        var server = try await ServerProcess.start(arguments: kept)
+        var run = try Run.start(in: directory, arguments: ["--server", server.url])
+        try await Self.logInAsAstro(run)
+        try await run.terminal.press("3")
+        try await run.terminal.waitFor("To-dos (0) · synced, live")
+        try await run.terminal.press("q")
+        try await run.expectTerminalRestored()
+        await run.terminal.close()
+
+        server.stop()
+        run = try Run.start(in: directory, arguments: ["--server", server.url])
+        try await run.terminal.waitFor("★ Astro")
+        try await run.terminal.press("3")
+        try await run.terminal.waitFor("· offline")
+        try await run.terminal.press("a")
+        try await run.terminal.type("Written offline")
+        try await run.terminal.press("Enter")
+        try await run.terminal.waitFor("#1  Written offline")
+        try await run.terminal.press("Escape")
+        try await run.terminal.waitForScreen("the item, waiting to be sent") {
+            $0.contains("#1  Written offline") && $0.contains("offline, 1 to send")
+        }
+
+        // The server comes back on the same port, with its rows: the copy
+        // sends the item, and another copy gets it.
+        let port = try #require(server.url.split(separator: ":").last.map(String.init))
+        server = try await ServerProcess.start(arguments: kept + ["--port", port])
+        defer { server.stop() }
+        try await run.terminal.waitFor("To-dos (1) · synced, live")
+        let other = try Run.start(in: otherDirectory, arguments: ["--server", server.url])
+        try await Self.logInAsAstro(other)
+        try await other.terminal.press("3")
+        try await other.terminal.waitFor("#1  Written offline")
+        for copy in [run, other] {
+            try await copy.terminal.press("q")
+            try await copy.expectTerminalRestored()
+            await copy.terminal.close()
+        }
+    }
+
     @Test func aTerminalTooSmallShowsAMessage() async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

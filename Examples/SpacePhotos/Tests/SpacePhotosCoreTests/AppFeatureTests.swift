@@ -203,6 +203,7 @@ struct AppFeatureTests {
             $0.favourites = Favourites.State()
         }
         await store.receive(.favourites(.stop))
+        await store.receive(.todos(.sync(.stop)))
         await store.finish()
         #expect(logOuts.current == 1)
     }

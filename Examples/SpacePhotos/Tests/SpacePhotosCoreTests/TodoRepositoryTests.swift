@@ -108,12 +108,14 @@ struct TodoRepositoryTests {
         try old.close()
 
         let upgraded = try await SQLiteDatabase.open(at: url, migrator: TodoSchema.migrator)
-        let (todos, types, indexes, applied) = try await upgraded.read { db in
+        let (todos, types, indexes, applied, uuids, outbox) = try await upgraded.read { db in
             (
                 try Todo.order(Todo.Columns.date, Todo.Columns.id).fetchAll(db),
                 try String.fetchAll(db, sql: "SELECT DISTINCT typeof(date) FROM todo"),
                 try db.indexes(on: "todo").map(\.name),
-                try TodoSchema.migrator.appliedIdentifiers(db)
+                try TodoSchema.migrator.appliedIdentifiers(db),
+                try String.fetchAll(db, sql: "SELECT uuid FROM todo"),
+                try String.fetchAll(db, sql: "SELECT row_id FROM _sync_outbox")
             )
         }
         #expect(todos.map(\.text) == ["from v1 #0", "from v1 #1"])
@@ -126,7 +128,16 @@ struct TodoRepositoryTests {
             "numbers (the column's affinity keeps a whole one as an integer)"
         )
         #expect(indexes.contains("todo_on_date"))
-        #expect(applied == ["v1: todo table", "v2: index todos by date", "v3: dates as seconds since 1970"])
+        #expect(
+            applied.isSuperset(of: [
+                "v1: todo table", "v2: index todos by date", "v3: dates as seconds since 1970",
+                "v4: an id for every device",
+            ])
+        )
+        #expect(todos.map(\.id) == [1, 2], "the local ids stay")
+        // Every item has its own id for the other devices, and is on its way to them.
+        #expect(Set(uuids).count == 2 && uuids.allSatisfy { $0.utf8.count == 32 })
+        #expect(Set(outbox) == Set(uuids))
     }
 }
 

@@ -20,6 +20,8 @@ public struct AppDependencies: Sendable {
     public var savedPhotos: SavedPhotoRepository
     /// The to-do list's storage.
     public var todos: TodoRepository
+    /// The to-do list's sync with the member's other devices.
+    public var todoSync: TodoSyncClient
     /// Number facts, for the counter and the profile.
     public var facts: FactClient
     /// The live favourite counts.
@@ -37,6 +39,7 @@ public struct AppDependencies: Sendable {
         pipeline: ImagePipeline,
         savedPhotos: SavedPhotoRepository,
         todos: TodoRepository,
+        todoSync: TodoSyncClient = .unavailable,
         facts: FactClient,
         favourites: FavouritesClient = .unavailable,
         selectedTab: SharedKey<AppTab> = .inMemory("tab"),
@@ -47,6 +50,7 @@ public struct AppDependencies: Sendable {
         self.pipeline = pipeline
         self.savedPhotos = savedPhotos
         self.todos = todos
+        self.todoSync = todoSync
         self.facts = facts
         self.favourites = favourites
         self.selectedTab = selectedTab
@@ -129,20 +133,22 @@ extension AppDependencies {
             at: dataDirectory.appendingPathComponent("saved.sqlite"),
             configuration: database
         )
+        // The member's requests that may open a WebSocket: the live
+        // favourites and the to-do sync's change channel.
+        let socketClient = HTTPClient(
+            baseURL: serverURL,
+            transport: webSocketTransport,
+            middleware: [BearerAuthentication(provider: tokens)]
+        )
         return AppDependencies(
             session: session,
             photoSource: .live(client: catalogClient),
             pipeline: ImagePipeline(client: client, configuration: configuration),
             savedPhotos: saved,
             todos: TodoRepository(database: todos),
+            todoSync: .live(database: todos, client: socketClient),
             facts: .live(client: client),
-            favourites: .live(
-                client: HTTPClient(
-                    baseURL: serverURL,
-                    transport: webSocketTransport,
-                    middleware: [BearerAuthentication(provider: tokens)]
-                )
-            ),
+            favourites: .live(client: socketClient),
             // Two ways a value outlives the app: a JSON file of its own, and
             // a row of the database it already has.
             selectedTab: .file(dataDirectory.appendingPathComponent("tab.json")),

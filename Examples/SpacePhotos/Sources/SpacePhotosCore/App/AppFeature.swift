@@ -207,7 +207,7 @@ public struct AppFeature: Reducer {
         Scope(state: \.saved, action: \.saved) {
             SavedPhotos(repository: dependencies.savedPhotos, pipeline: dependencies.pipeline)
         }
-        Scope(state: \.todos, action: \.todos) { TodoList(repository: dependencies.todos) }
+        Scope(state: \.todos, action: \.todos) { TodoList(repository: dependencies.todos, sync: dependencies.todoSync) }
         Scope(state: \.counter, action: \.counter) {
             FactCounter(factClient: dependencies.facts, count: dependencies.count)
         }
@@ -271,7 +271,7 @@ public struct AppFeature: Reducer {
             presentLogin(&state, notice: nil)
             // The next member's favourites are not this one's.
             state.favourites = Favourites.State()
-            return .send(.favourites(.stop))
+            return .merge(.send(.favourites(.stop)), .send(.todos(.sync(.stop))))
 
         case let .logOutFinished(errorMessage: message?):
             state.isLoggingOut = false

@@ -59,6 +59,8 @@ public struct TodoList: Reducer {
         public var editor: TodoEditor.State?
         /// The deletion waiting for the user's confirmation, while one is.
         public var deletion: TodoDeletion.State?
+        /// The list's sync with the member's other devices.
+        public var sync: TodoSync.State
 
         /// An empty list, not read yet.
         public init(
@@ -68,7 +70,8 @@ public struct TodoList: Reducer {
             errorMessage: String? = nil,
             draft: String = "",
             editor: TodoEditor.State? = nil,
-            deletion: TodoDeletion.State? = nil
+            deletion: TodoDeletion.State? = nil,
+            sync: TodoSync.State = TodoSync.State()
         ) {
             self.todos = todos
             self.search = search
@@ -77,6 +80,7 @@ public struct TodoList: Reducer {
             self.draft = draft
             self.editor = editor
             self.deletion = deletion
+            self.sync = sync
         }
 
         /// The selected item, if it is listed.
@@ -124,13 +128,17 @@ public struct TodoList: Reducer {
         case editor(PresentationAction<TodoEditor.Action>)
         /// The deletion's confirmation, or its dismissal (keep the item).
         case deletion(PresentationAction<TodoDeletion.Action>)
+        /// The sync's actions.
+        case sync(TodoSync.Action)
     }
 
     let repository: TodoRepository
+    let sync: TodoSyncClient
 
-    /// A list over `repository`.
-    public init(repository: TodoRepository) {
+    /// A list over `repository`, synced through `sync`.
+    public init(repository: TodoRepository, sync: TodoSyncClient = .unavailable) {
         self.repository = repository
+        self.sync = sync
     }
 
     /// The save of one item: a newer one cancels an older one still running.
@@ -141,9 +149,10 @@ public struct TodoList: Reducer {
     /// state by the time the list's logic sees them.
     public var body: some Reducer<State, Action> {
         BindingReducer(action: \.binding)
+        Scope(state: \.sync, action: \.sync) { TodoSync(client: sync) }
         Reduce { state, action in
             switch action {
-            case .binding:
+            case .binding, .sync:
                 return .none
 
             case let .todos(.loaded(todos)):

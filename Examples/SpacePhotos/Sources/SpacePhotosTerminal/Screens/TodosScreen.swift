@@ -22,7 +22,9 @@ struct TodosScreen: Screen {
     func draw(into frame: inout Frame, in rect: Rect, tick: Int) {
         let model = store.state
         let todos = model.todos.value
-        let title = model.search.isEmpty ? "To-dos (\(todos.count))" : "To-dos (\(todos.count) matching)"
+        let count = model.search.isEmpty ? "To-dos (\(todos.count))" : "To-dos (\(todos.count) matching)"
+        // The sync's state beside the count: "To-dos (3) · synced, live".
+        let title = model.sync.status == nil ? count : "\(count) · \(model.sync.line)"
         frame.buffer.drawBox(rect, title: title)
         let inner = rect.inset(top: 1, left: 2, bottom: 1, right: 2)
         guard inner.height > 5 else { return }

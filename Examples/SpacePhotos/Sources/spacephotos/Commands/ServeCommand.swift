@@ -21,6 +21,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The seed for photo days when a request names none: every app gets the same catalog.")
     var photoSeed: UInt64?
 
+    @Option(help: "An SQLite file for the synced rows, kept across restarts (made if missing). Default: in memory.")
+    var syncDatabase: String?
+
+    @Option(
+        help: """
+            A file with the key that signs ID tokens (32 random bytes, written if missing): servers started \
+            with the same file accept each other's tokens, and a restart keeps members logged in. \
+            Default: a new key each start.
+            """
+    )
+    var tokenKeyFile: String?
+
     func run() async throws {
         var logger = Logger(label: "spacephotos.server")
         logger.logLevel = .info
@@ -29,9 +41,12 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: .init(
                 host: host,
                 port: port,
+                tokenSigner: try tokenKeyFile.map { try Self.signer(keyFile: URL(fileURLWithPath: $0)) }
+                    ?? .random(lifetime: .seconds(3600)),
                 eventInterval: .milliseconds(200),
                 photoDateSeed: photoSeed,
                 idleTimeout: .seconds(max(1, idleTimeout)),
+                syncStorage: syncDatabase.map { .sqlite(URL(fileURLWithPath: $0)) } ?? .memory,
                 logger: logger
             )
         )
@@ -40,5 +55,19 @@ struct ServeCommand: AsyncParsableCommand {
             // A script reading the address through a pipe gets it now, not at exit.
             fflush(nil)
         }
+    }
+
+    /// A signer whose key is kept in `keyFile`, made (mode 0600) if missing.
+    static func signer(keyFile: URL) throws -> TokenSigner {
+        if let key = try? Data(contentsOf: keyFile), key.count >= 32 {
+            return TokenSigner(secret: key, lifetime: .seconds(3600))
+        }
+        var key = Data(count: 32)
+        for index in key.indices { key[index] = UInt8.random(in: 0...255) }
+        _ = FileManager.default.createFile(atPath: keyFile.path, contents: key, attributes: [.posixPermissions: 0o600])
+        guard (try? Data(contentsOf: keyFile)) == key else {
+            throw ValidationError("Cannot write the token key file \(keyFile.path).")
+        }
+        return TokenSigner(secret: key, lifetime: .seconds(3600))
     }
 }

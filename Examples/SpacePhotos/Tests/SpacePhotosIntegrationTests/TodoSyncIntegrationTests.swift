@@ -1,0 +1,135 @@
+import BaselineAsyncHTTPClient
+import BaselineHTTP
+import BaselinePersistence
+import BaselineSync
+import BaselineTesting
+import Foundation
+import HTTPTypes
+import SpacePhotosCore
+import SpacePhotosServer
+import Testing
+
+/// Sends a fixed bearer token: a member's device, logged in.
+struct BearerToken: HTTPMiddleware {
+    var token: String
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        next: @escaping Next
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        return try await next(request, body)
+    }
+}
+
+/// One device of a member: the app's own to-do database (a real file, the
+/// app's schema) and a sync engine on the real server.
+struct TodoDevice {
+    let directory: TemporaryDirectory
+    let repository: TodoRepository
+    let engine: SyncEngine
+
+    init(server: RunningServer, token: String, transport: AsyncHTTPClientTransport) async throws {
+        directory = try TemporaryDirectory()
+        let database = try await SQLiteDatabase.open(
+            at: directory.url.appendingPathComponent("todos.sqlite"),
+            migrator: TodoSchema.migrator
+        )
+        repository = TodoRepository(database: database)
+        let client = HTTPClient(baseURL: server.baseURL, transport: transport, middleware: [BearerToken(token: token)])
+        engine = SyncEngine(database: database, schema: TodoSchema.sync, server: HTTPSyncServer(client: client))
+    }
+
+    /// The texts listed, in list order.
+    func texts() async throws -> [String] { try await repository.all().map(\.text) }
+
+    /// An item's id on this device, by text.
+    func id(of text: String) async throws -> Int64 {
+        try #require(try await repository.all().first { $0.text == text }?.id)
+    }
+}
+
+@Suite("To-do sync through the real example server", .timeLimit(.minutes(2)))
+struct TodoSyncIntegrationTests {
+    func withMemberDevices(
+        _ count: Int,
+        _ body: (RunningServer, [TodoDevice]) async throws -> Void
+    ) async throws {
+        let transport = AsyncHTTPClientTransport()
+        do {
+            try await withServer { server in
+                let token = try await AuthAPI(client: server.client)
+                    .logIn(for: User.ID(rawValue: "astro"), with: "stardust-42").rawValue
+                var devices: [TodoDevice] = []
+                for _ in 0..<count {
+                    devices.append(try await TodoDevice(server: server, token: token, transport: transport))
+                }
+                try await body(server, devices)
+            }
+            try await transport.shutdown()
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    @Test func anItemAddedOnOneDeviceShowsInAnotherDevicesLiveQuery() async throws {
+        try await withMemberDevices(2) { _, devices in
+            let (a, b) = (devices[0], devices[1])
+            let running = Task { try await b.engine.run() }
+            defer { running.cancel() }
+            for await status in b.engine.statuses where status.isLive && status.activity == .idle { break }
+
+            var lists = b.repository.live().makeAsyncIterator()
+            #expect(try await lists.next()?.map(\.text) == [])
+            try await a.repository.add("Buy milk")
+            try await a.engine.syncOnce()
+            #expect(try await lists.next()?.map(\.text) == ["Buy milk"])
+        }
+    }
+
+    @Test func threeDevicesWithOfflineEditsConverge() async throws {
+        try await withMemberDevices(3) { _, devices in
+            let (a, b, c) = (devices[0], devices[1], devices[2])
+            try await a.repository.add("Buy milk")
+            try await a.repository.add("Call mum")
+            try await a.engine.syncOnce()
+            try await b.engine.syncOnce()
+            try await c.engine.syncOnce()
+
+            // Each edits while offline (no sync): B edits one, C deletes the
+            // other, A adds a third.
+            try await b.repository.edit(id: b.id(of: "Buy milk"), text: "Buy oat milk")
+            try await c.repository.delete(id: c.id(of: "Call mum"))
+            try await a.repository.add("Water the plants")
+
+            for device in devices { try await device.engine.syncOnce() }
+            for device in devices { try await device.engine.syncOnce() }
+            for device in devices {
+                #expect(Set(try await device.texts()) == ["Buy oat milk", "Water the plants"])
+            }
+        }
+    }
+
+    @Test func anotherMembersDeviceSeesNothingOfThem() async throws {
+        let transport = AsyncHTTPClientTransport()
+        do {
+            try await withServer { server in
+                let auth = AuthAPI(client: server.client)
+                let astro = try await auth.logIn(for: User.ID(rawValue: "astro"), with: "stardust-42").rawValue
+                let luna = try await auth.logIn(for: User.ID(rawValue: "luna"), with: "moonwalk-1969").rawValue
+                let mine = try await TodoDevice(server: server, token: astro, transport: transport)
+                let theirs = try await TodoDevice(server: server, token: luna, transport: transport)
+                try await mine.repository.add("Buy milk")
+                try await mine.engine.syncOnce()
+                try await theirs.engine.syncOnce()
+                #expect(try await theirs.texts().isEmpty)
+            }
+            try await transport.shutdown()
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+}
