@@ -5,24 +5,11 @@ import Testing
 
 @testable import BaselineSync
 
-/// A small seeded generator (SplitMix64): a failing seed replays exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Three devices, random edits, deletes, re-inserts and outages: all converge, nothing lost")
 struct SyncConvergenceTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func randomHistoriesConverge(seed: UInt64) async throws {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let server = MemorySyncServer(schema: SyncedTodos.schema)
         var devices: [Device] = []
         for _ in 0..<3 { devices.append(try await Device(server: server)) }

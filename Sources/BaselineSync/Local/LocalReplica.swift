@@ -67,7 +67,7 @@ enum LocalReplica {
     private static func entry(_ row: Row) throws -> OutboxEntry {
         let stampText: String = row[4]
         guard let stamp = HybridTimestamp(stampText) else {
-            throw SyncError.corruptOutbox("A change's timestamp is not one: \(stampText)")
+            throw SyncError.corruptBookkeeping("A change's timestamp is not one: \(stampText)")
         }
         let deleted: Bool = row[5]
         let fieldsText: String = row[6]
@@ -75,7 +75,7 @@ enum LocalReplica {
         do {
             fields = try JSONDecoder().decode(OutboxFields.self, from: Data(fieldsText.utf8))
         } catch {
-            throw SyncError.corruptOutbox("A change's fields do not read: \(error)")
+            throw SyncError.corruptBookkeeping("A change's fields do not read: \(error)")
         }
         return OutboxEntry(
             seq: row[0],
@@ -150,7 +150,7 @@ enum LocalReplica {
         do {
             return try JSONDecoder().decode(RowState.self, from: Data(text.utf8))
         } catch {
-            throw SyncError.corruptOutbox("A row's state does not read: \(error)")
+            throw SyncError.corruptBookkeeping("A row's state does not read: \(error)")
         }
     }
 
@@ -165,10 +165,10 @@ enum LocalReplica {
         )
     }
 
-    /// What this device holds of a row: what the server confirmed, with the
-    /// changes still in the outbox on top.
-    static func local(_ db: Database, _ table: String, _ row: String) throws -> RowState {
-        var state = try known(db, table, row)
+    /// What this device holds of a row: `confirmed` (what the server
+    /// confirmed), with the changes still in the outbox on top.
+    static func local(_ db: Database, _ table: String, _ row: String, over confirmed: RowState) throws -> RowState {
+        var state = confirmed
         let entries = try Row.fetchAll(
             db,
             sql: """
@@ -196,9 +196,10 @@ enum LocalReplica {
         var latest: HybridTimestamp?
         for row in page.rows {
             guard let table = schema.table(named: row.table) else { continue }
-            let before = try local(db, row.table, row.row)
+            let confirmed = try known(db, row.table, row.row)
+            let before = try local(db, row.table, row.row, over: confirmed)
             let after = before.merging(row.state)
-            try store(db, table: row.table, row: row.row, state: try known(db, row.table, row.row).merging(row.state))
+            try store(db, table: row.table, row: row.row, state: confirmed.merging(row.state))
             if let stamp = row.state.latest { latest = max(latest ?? stamp, stamp) }
             guard after != before else { continue }
             if try materialize(db, table: table, row: row.row, state: after) { changed += 1 }
@@ -247,7 +248,7 @@ enum LocalReplica {
     /// change is ordered after what was pulled.
     static func observe(_ db: Database, _ remote: HybridTimestamp) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT ms, counter, node FROM _sync_clock WHERE id = 0") else {
-            throw SyncError.corruptOutbox("The sync clock is missing.")
+            throw SyncError.corruptBookkeeping("The sync clock is missing.")
         }
         let node = UInt64(bitPattern: row[2] as Int64)
         let last = HybridTimestamp(
@@ -354,7 +355,8 @@ extension SyncValue {
 
 /// What goes wrong in sync on this device.
 public enum SyncError: Error, Sendable, Equatable {
-    /// The sync bookkeeping holds something it never wrote: a database
-    /// edited by hand, or damaged.
-    case corruptOutbox(String)
+    /// The sync bookkeeping (the `_sync_…` tables: outbox, rows' states,
+    /// clock) holds something it never wrote: a database edited by hand,
+    /// or damaged.
+    case corruptBookkeeping(String)
 }

@@ -66,17 +66,6 @@ public enum SyncValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// How many bytes the value holds: its text's UTF-8 or its blob's bytes,
-    /// 8 for numbers. What a server's size limits count.
-    public var byteCount: Int {
-        switch self {
-        case .null: 0
-        case .integer, .real: 8
-        case let .text(text): text.utf8.count
-        case let .blob(data): data.count
-        }
-    }
-
     /// A total order, used only to break a tie between two writes with the
     /// same timestamp (which honest nodes never make), so that a merge gives
     /// the same result in any order.
