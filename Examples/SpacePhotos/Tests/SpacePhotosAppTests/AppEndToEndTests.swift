@@ -254,6 +254,8 @@ struct AppEndToEndTests {
     struct ServerProcess {
         let process: Process
         let url: String
+        /// Signalled once the process has exited.
+        let exited: DispatchSemaphore
 
         static func start(arguments: [String] = []) async throws -> ServerProcess {
             let process = Process()
@@ -272,6 +274,12 @@ struct AppEndToEndTests {
                     continuation.yield(String(decoding: data, as: UTF8.self))
                 }
             }
+            // Foundation's termination handler, not `waitUntilExit()`: the
+            // latter spins a run loop on the calling thread, which crashed
+            // (a bad pointer in `__CFRunLoopModeIsEmpty`) on a test's
+            // cooperative thread.
+            let exited = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in exited.signal() }
             try process.run()
             var text = ""
             for await chunk in chunks {
@@ -280,15 +288,18 @@ struct AppEndToEndTests {
                 if let start = text.range(of: "Serving on ")?.upperBound,
                     let end = text[start...].firstIndex(of: " ")
                 {
-                    return ServerProcess(process: process, url: String(text[start..<end]))
+                    return ServerProcess(process: process, url: String(text[start..<end]), exited: exited)
                 }
             }
             throw ServerDidNotStart(output: text)
         }
 
+        /// Ends the server and waits until it has exited; a second call
+        /// returns at once.
         func stop() {
             process.terminate()
-            process.waitUntilExit()
+            exited.wait()
+            exited.signal()
         }
     }
 
