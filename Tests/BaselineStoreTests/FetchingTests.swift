@@ -276,14 +276,15 @@ struct FetchingTests {
     @Test func aResultOnItsWayWhenTheQueryChangedNeverArrives() async throws {
         let first = GatedSource()
         let second = GatedSource()
-        let sources = LockedValue([first, second])
         let store = TestStore(initialState: Search.State()) {
             Reduce<Search.State, Search.Action> { state, action in
                 if case let .textChanged(text) = action { state.text = text }
                 return .none
             }
-            .fetching(\.results, action: \.results, query: \.text) { _ in
-                sources.withLock { $0.removeFirst() }
+            // By query, not by call order: the two effects' tasks may call
+            // this in either order (the first may start after it is cancelled).
+            .fetching(\.results, action: \.results, query: \.text) { text in
+                text.isEmpty ? first : second
             }
         }
         await store.send(.results(.start)) {
