@@ -182,6 +182,21 @@ let package = Package(
             dependencies: ["TerminalUI"],
             path: "Tests/TerminalCrashProbe"
         ),
+        // A child process for the sync crash test: one device's sync cycle,
+        // held where the test will SIGKILL it.
+        .executableTarget(
+            name: "SyncCrashProbe",
+            dependencies: [
+                "SpacePhotosCore",
+                .product(name: "BaselineConcurrency", package: "Baseline"),
+                .product(name: "BaselineHTTP", package: "Baseline"),
+                .product(name: "BaselinePersistence", package: "Baseline"),
+                .product(name: "BaselineSync", package: "Baseline"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/SyncCrashProbe"
+        ),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [
@@ -217,8 +232,11 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 "SpacePhotosCore",
                 "SpacePhotosServer",
+                "SyncCrashProbe",
                 // The demo's bridges (LegacyAuthAPI, AuthService, APIClient).
                 "spacephotos",
+                // The sync crash test reads the server's and the device's files.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "BaselineHTTP", package: "Baseline"),
                 .product(name: "BaselineImages", package: "Baseline"),

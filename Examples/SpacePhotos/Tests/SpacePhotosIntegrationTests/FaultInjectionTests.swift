@@ -232,7 +232,7 @@ struct FaultInjectionTests {
 }
 
 /// SplitMix64: a small seeded generator, so a seed replays a run.
-private struct FaultRandom: RandomNumberGenerator {
+struct FaultRandom: RandomNumberGenerator {
     var state: UInt64
 
     init(seed: UInt64) { state = seed }
