@@ -29,9 +29,10 @@ struct SyncCrashTests {
             ?? UInt64.random(in: 0...UInt64.max)
         print("SyncCrashTests seed: \(seed) (SYNC_CRASH_SEED=\(seed) replays it)")
         var random = FaultRandom(seed: seed)
-        // Under ThreadSanitizer (CI's second run) ten rounds: every child
-        // process is several times slower, and its threads are the same.
-        let rounds = Self.underThreadSanitizer ? 10 : 50
+        // Under ThreadSanitizer (CI's second run) five rounds: every child
+        // process is several times slower, and shares the two cores with
+        // the rest of the run, whose tests have one-minute limits.
+        let rounds = Self.underThreadSanitizer ? 5 : 50
 
         let directory = try TemporaryDirectory()
         let transport = AsyncHTTPClientTransport()

@@ -24,11 +24,17 @@ import FoundationNetworking
 /// the same field (both counted).
 ///
 /// Each seed replays its history; `SYNC_PROPERTY_SEED=<seed>` runs one more.
-@Suite("Sync property: three devices and a restarting server converge", .timeLimit(.minutes(4)))
+/// The seeds run one after another: each is three devices and a server
+/// busy for seconds, and the rest of the run shares the machine's cores.
+@Suite("Sync property: three devices and a restarting server converge", .serialized, .timeLimit(.minutes(4)))
 struct SyncPropertyIntegrationTests {
     static var seeds: [UInt64] {
         let extra = ProcessInfo.processInfo.environment["SYNC_PROPERTY_SEED"].flatMap { UInt64($0) }
-        return [1, 2, 3] + (extra.map { [$0] } ?? [])
+        // Under ThreadSanitizer (CI's second run, where every step costs
+        // several times as much) one seed: it looks for races, which any
+        // history exercises, not for rare histories.
+        let fixed: [UInt64] = SyncCrashTests.underThreadSanitizer ? [1] : [1, 2, 3]
+        return fixed + (extra.map { [$0] } ?? [])
     }
 
     @Test(arguments: seeds)
