@@ -227,6 +227,31 @@ struct SyncEngineTests {
         #expect(server.liveRows.keys.sorted() == ["todo/milk"])
     }
 
+    @Test func aDatabaseSyncsOnlyForTheAccountItFirstSyncedFor() async throws {
+        let a = try await Device(server: server)
+        try await a.insert("milk", "Buy milk")
+        try await a.engine.syncOnce()
+        #expect(try await a.engine.account() == nil, "without an account nothing is bound")
+
+        try await a.insert("eggs", "Buy eggs")
+        try await a.engine.syncOnce(account: "luna")
+        #expect(try await a.engine.account() == "luna")
+        try await a.insert("bread", "Buy bread")  // luna's, not sent yet
+
+        // Someone else logs in on the device: luna's change stays put.
+        let refusal = SyncError.otherAccount(bound: "luna", asked: "astro")
+        await #expect(throws: refusal) { try await a.engine.syncOnce(account: "astro") }
+        #expect(a.engine.status.activity == .stopped("This database syncs for luna, not astro: nothing was sent"))
+        await #expect(throws: refusal) { try await a.engine.run(account: "astro") }
+        #expect(server.liveRows.keys.sorted() == ["todo/eggs", "todo/milk"])
+        let waiting = try await a.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM _sync_outbox") }
+        #expect(waiting == 1)
+
+        // luna again: the change goes out.
+        try await a.engine.syncOnce(account: "luna")
+        #expect(server.liveRows.keys.sorted() == ["todo/bread", "todo/eggs", "todo/milk"])
+    }
+
     @Test func runEndsWithCancellationError() async throws {
         let a = try await Device(server: server)
         let running = Task { try await a.engine.run() }

@@ -11,7 +11,7 @@ public import Logging
 ///
 /// ```swift
 /// let engine = SyncEngine(database: database, schema: schema, server: HTTPSyncServer(client: client))
-/// let syncing = Task { try await engine.run() }   // for as long as the member is logged in
+/// let syncing = Task { try await engine.run(account: member.id) }   // while the member is logged in
 /// for await status in engine.statuses { … }        // idle, syncing, offline, failed
 /// syncing.cancel()
 /// ```
@@ -173,7 +173,16 @@ public final class SyncEngine: Sendable {
     /// Syncs until the task is cancelled, then throws `CancellationError`.
     /// Failures to reach the server never end it: they show in ``status``
     /// and are retried. Only one `run()` at a time per engine.
-    public func run() async throws {
+    ///
+    /// - Parameter account: Who the database syncs for, such as the member
+    ///   id of the session: the first run binds the database to it, and a
+    ///   run for another account sends nothing, sets the status to
+    ///   ``SyncStatus/Activity/stopped(_:)`` and throws
+    ///   ``SyncError/otherAccount(bound:asked:)``. Without it the database
+    ///   is not checked: pass one whenever a device can log in as someone
+    ///   else, since the outbox holds the last member's unsent changes.
+    public func run(account: String? = nil) async throws {
+        if let account { try await bind(to: account) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.watchOutbox() }
             group.addTask { await self.listen() }
@@ -185,9 +194,26 @@ public final class SyncEngine: Sendable {
     }
 
     /// Runs one full cycle now, push then pull, and throws what fails:
-    /// for tests and for a "sync before quitting" button.
-    public func syncOnce() async throws {
+    /// for tests and for a "sync before quitting" button. `account` is
+    /// checked as ``run(account:)`` checks it.
+    public func syncOnce(account: String? = nil) async throws {
+        if let account { try await bind(to: account) }
         try await cycle()
+    }
+
+    /// The account the database is bound to: the first account it synced
+    /// for, or `nil` while it has synced for none.
+    public func account() async throws -> String? {
+        try await database.read { db in try LocalReplica.account(db) }
+    }
+
+    private func bind(to account: String) async throws {
+        do {
+            try await database.write { db in try LocalReplica.bind(db, to: account) }
+        } catch let error as SyncError {
+            update { $0.activity = .stopped("\(error)") }
+            throw error
+        }
     }
 
     /// Keeps the outbox counts in the status, and wakes the loop when a

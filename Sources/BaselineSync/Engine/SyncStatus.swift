@@ -17,6 +17,10 @@ public struct SyncStatus: Sendable, Equatable {
         /// refusal of the whole request such as a 401); the engine tries
         /// again after `retryIn`.
         case failed(String, retryIn: Duration)
+        /// The engine stopped without syncing and does not try again: the
+        /// database belongs to another account (see
+        /// ``SyncEngine/run(account:)``). The message says so.
+        case stopped(String)
     }
 
     /// What the engine is doing.

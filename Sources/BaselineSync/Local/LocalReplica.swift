@@ -265,6 +265,28 @@ enum LocalReplica {
         )
     }
 
+    // MARK: The account
+
+    /// Binds the database to `account` the first time, and from then on
+    /// checks that it is that account's: changes a member made here must
+    /// never reach another member's data.
+    ///
+    /// - Throws: ``SyncError/otherAccount(bound:asked:)``.
+    static func bind(_ db: Database, to account: String) throws {
+        if let bound = try String.fetchOne(db, sql: "SELECT value FROM _sync_state WHERE key = 'account'") {
+            guard bound == account else { throw SyncError.otherAccount(bound: bound, asked: account) }
+        } else {
+            try db.execute(sql: "INSERT INTO _sync_state (key, value) VALUES ('account', ?)", arguments: [account])
+        }
+    }
+
+    /// The account the database is bound to, if any.
+    static func account(_ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM _sync_state WHERE key = 'account'")
+    }
+
+    // MARK: The cursor
+
     /// Where the next pull starts.
     static func cursor(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT value FROM _sync_state WHERE key = 'cursor'") ?? 0
@@ -359,4 +381,20 @@ public enum SyncError: Error, Sendable, Equatable {
     /// clock) holds something it never wrote: a database edited by hand,
     /// or damaged.
     case corruptBookkeeping(String)
+    /// The database syncs for the account `bound`, and was asked to sync
+    /// for `asked`: nothing was sent. Give each account a database of its
+    /// own (a file per member), as its unsent changes are the other's.
+    case otherAccount(bound: String, asked: String)
+}
+
+extension SyncError: CustomStringConvertible {
+    /// One sentence for a log or a status line.
+    public var description: String {
+        switch self {
+        case let .corruptBookkeeping(detail):
+            "The sync bookkeeping is damaged: \(detail)"
+        case let .otherAccount(bound, asked):
+            "This database syncs for \(bound), not \(asked): nothing was sent"
+        }
+    }
 }

@@ -53,6 +53,7 @@ struct AppFeatureTests {
         await store.send(.start)
         await store.receive(.sessionChecked(.signedIn(member))) {
             $0.screen = .main
+            $0.member = member.id
             $0.sessionNumber = 1
             $0.profile = ProfileFeature.State(id: 1)
         }
@@ -86,6 +87,7 @@ struct AppFeatureTests {
         await store.send(.start) { $0.screen = .launching }
         await store.receive(.sessionChecked(.signedIn(member))) {
             $0.screen = .main
+            $0.member = member.id
             $0.sessionNumber = 1
             $0.profile = ProfileFeature.State(id: 1)
         }
@@ -137,6 +139,7 @@ struct AppFeatureTests {
         await store.receive(.login(.dismiss)) {
             $0.login = nil
             $0.screen = .main
+            $0.member = User.ID(rawValue: "astro")  // whose to-dos sync
             $0.sessionNumber = 1  // the tab stays: it is the one kept from the last launch
             $0.profile = ProfileFeature.State(id: 1)
         }
@@ -189,6 +192,7 @@ struct AppFeatureTests {
                 tab: .profile,
                 favourites: favourites,
                 profile: ProfileFeature.State(id: 1),
+                member: User.ID(rawValue: "astro"),
                 sessionNumber: 1
             )
         )
@@ -199,6 +203,7 @@ struct AppFeatureTests {
             $0.screen = .login
             $0.login = LoginFeature.State()
             $0.profile = nil
+            $0.member = nil
             // The next member's favourites are not this one's.
             $0.favourites = Favourites.State()
         }

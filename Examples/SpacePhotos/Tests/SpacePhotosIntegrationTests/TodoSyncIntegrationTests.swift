@@ -112,6 +112,66 @@ struct TodoSyncIntegrationTests {
         }
     }
 
+    @Test func aDeviceLoggedInAsAnotherMemberSendsNothingOfTheFirstOnes() async throws {
+        let transport = AsyncHTTPClientTransport()
+        do {
+            try await withServer { server in
+                let auth = AuthAPI(client: server.client)
+                let astro = try await auth.logIn(for: User.ID(rawValue: "astro"), with: "stardust-42").rawValue
+                let luna = try await auth.logIn(for: User.ID(rawValue: "luna"), with: "moonwalk-1969").rawValue
+                // One device, its database, and the app's sync client for
+                // each member in turn, as after a log out and a log in.
+                let directory = try TemporaryDirectory()
+                let database = try await SQLiteDatabase.open(
+                    at: directory.url.appendingPathComponent("todos.sqlite"),
+                    migrator: TodoSchema.migrator
+                )
+                let repository = TodoRepository(database: database)
+                func client(_ token: String) -> TodoSyncClient {
+                    .live(
+                        database: database,
+                        client: HTTPClient(
+                            baseURL: server.baseURL,
+                            transport: transport,
+                            middleware: [BearerToken(token: token)]
+                        )
+                    )
+                }
+                let asAstro = client(astro)
+                try await repository.add("Buy milk")
+                let running = Task { try await asAstro.run(User.ID(rawValue: "astro")) }
+                for await status in asAstro.statuses() where status.activity == .idle && status.pendingChanges == 0 {
+                    break
+                }
+                running.cancel()
+                _ = await running.result
+                try await repository.add("Astro's own, not sent yet")
+
+                let asLuna = client(luna)
+                await #expect(throws: SyncError.otherAccount(bound: "astro", asked: "luna")) {
+                    try await asLuna.run(User.ID(rawValue: "luna"))
+                }
+                var lunaStatuses = asLuna.statuses().makeAsyncIterator()
+                #expect(
+                    await lunaStatuses.next()?.activity
+                        == .stopped(
+                            "This database syncs for astro, not luna: nothing was sent"
+                        )
+                )
+                let lunasOtherDevice = try await TodoDevice(server: server, token: luna, transport: transport)
+                try await lunasOtherDevice.engine.syncOnce()
+                #expect(try await lunasOtherDevice.texts().isEmpty)
+                let astrosOtherDevice = try await TodoDevice(server: server, token: astro, transport: transport)
+                try await astrosOtherDevice.engine.syncOnce()
+                #expect(try await astrosOtherDevice.texts() == ["Buy milk"])
+            }
+            try await transport.shutdown()
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
     @Test func anotherMembersDeviceSeesNothingOfThem() async throws {
         let transport = AsyncHTTPClientTransport()
         do {

@@ -85,6 +85,9 @@ public struct AppFeature: Reducer {
         public var favourites: Favourites.State
         /// The Profile tab: this session's, presented while ``screen`` is ``Screen/main``.
         public var profile: ProfileFeature.State?
+        /// The member logged in, while the main screen shows: what the
+        /// member's own data (the to-do sync) is opened for.
+        public var member: User.ID?
         /// Counts the logged-in sessions: each entry to the main screen is a new one.
         public var sessionNumber: Int
         /// What went wrong with the last log out, if it failed.
@@ -105,6 +108,7 @@ public struct AppFeature: Reducer {
             counter: FactCounter.State = FactCounter.State(),
             favourites: Favourites.State = Favourites.State(),
             profile: ProfileFeature.State? = nil,
+            member: User.ID? = nil,
             sessionNumber: Int = 0,
             logOutErrorMessage: String? = nil,
             isLoggingOut: Bool = false,
@@ -119,6 +123,7 @@ public struct AppFeature: Reducer {
             self.counter = counter
             self.favourites = favourites
             self.profile = profile
+            self.member = member
             self.sessionNumber = sessionNumber
             self.logOutErrorMessage = logOutErrorMessage
             self.isLoggingOut = isLoggingOut
@@ -236,8 +241,8 @@ public struct AppFeature: Reducer {
             }
             .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
 
-        case .sessionChecked(.signedIn):
-            enterMain(&state)
+        case let .sessionChecked(.signedIn(user)):
+            enterMain(&state, as: user.id)
             return .none
 
         case .sessionChecked(.signedOut):
@@ -282,8 +287,8 @@ public struct AppFeature: Reducer {
             // The login screen has no way back: it dismisses itself once
             // logged in, and that is its only dismissal. One that arrives
             // while it is not presented means nothing.
-            guard state.login != nil else { return .none }
-            enterMain(&state)
+            guard let login = state.login else { return .none }
+            enterMain(&state, as: login.member)
             return .none
 
         case .quitTapped:
@@ -308,10 +313,12 @@ public struct AppFeature: Reducer {
         state.isLoggingOut = false
         state.login = LoginFeature.State(notice: notice)
         state.profile = nil
+        state.member = nil
         state.screen = .login
     }
 
-    private func enterMain(_ state: inout State) {
+    private func enterMain(_ state: inout State, as member: User.ID) {
+        state.member = member
         state.login = nil
         state.logOutErrorMessage = nil
         state.sessionNumber += 1

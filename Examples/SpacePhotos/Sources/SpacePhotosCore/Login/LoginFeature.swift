@@ -67,6 +67,9 @@ public struct LoginFeature: Reducer {
             self.focus = focus
         }
 
+        /// The member the ID field names: as typed, without the spaces around it.
+        public var member: User.ID { User.ID(rawValue: id.trimmingCharacters(in: .whitespaces)) }
+
         /// True when both fields are filled (an ID of spaces is no ID; a
         /// password may be spaces) and no login is in flight.
         public var isLoginButtonEnabled: Bool {
@@ -142,7 +145,7 @@ public struct LoginFeature: Reducer {
         guard state.isLoginButtonEnabled else { return .none }
         state.isLoggingIn = true
         state.errorMessage = nil
-        let id = User.ID(rawValue: state.id.trimmingCharacters(in: .whitespaces))
+        let id = state.member
         return .run(name: "log in as \(id.rawValue)") { [password = state.password, session, dismiss, logger] send in
             do {
                 try await session.logIn(id, password)

@@ -8,14 +8,16 @@ import Foundation
 /// its status for the to-do screen.
 ///
 /// ```swift
-/// .task { await store.send(.todoSync(.start)).finish() }   // while logged in
+/// .task { await store.send(.todoSync(.start(member: member.id))).finish() }   // while logged in
 /// Text(store.todoSync.line)                                 // "synced", "offline, 2 to send", …
 /// ```
 ///
 /// The list itself needs nothing from here: it shows the database, and
 /// pulled items arrive there like any other write. `.start` runs the
 /// engine until `.stop` (sent at log out) or until the task that sent it
-/// ends.
+/// ends. It syncs for the member it names: a database that synced for
+/// another member is not synced (its status says so), since its unsent
+/// changes are that member's.
 public struct TodoSync: Reducer {
     /// What the screen shows.
     public struct State: Equatable, Sendable {
@@ -37,6 +39,7 @@ public struct TodoSync: Reducer {
             case .idle: parts = [status.isLive ? "synced, live" : "synced"]
             case .offline: parts = ["offline"]
             case let .failed(message, _): parts = ["sync failed: \(message)"]
+            case let .stopped(message): parts = ["sync stopped: \(message)"]
             }
             if status.pendingChanges > 0 { parts.append("\(status.pendingChanges) to send") }
             if status.refusedChanges > 0 { parts.append("\(status.refusedChanges) refused") }
@@ -47,8 +50,8 @@ public struct TodoSync: Reducer {
     /// What the screen and the app can do.
     @CasePathable
     public enum Action: Equatable, Sendable {
-        /// Starts syncing.
-        case start
+        /// Starts syncing for the member logged in.
+        case start(member: User.ID)
         /// Stops.
         case stop
         /// The engine's status changed.
@@ -70,9 +73,9 @@ public struct TodoSync: Reducer {
     public var body: some Reducer<State, Action> {
         Reduce { state, action in
             switch action {
-            case .start:
+            case let .start(member):
                 return .merge(
-                    .run(name: "sync to-dos") { [client] _ in try await client.run() },
+                    .run(name: "sync to-dos") { [client] _ in try await client.run(member) },
                     .run(name: "sync status") { [client] send in
                         for await status in client.statuses() { await send(.statusChanged(status)) }
                     }
@@ -93,8 +96,8 @@ public struct TodoSync: Reducer {
 
 /// The to-do list's sync engine, as closures, so tests put doubles in.
 public struct TodoSyncClient: Sendable {
-    /// Syncs until cancelled.
-    public var run: @Sendable () async throws -> Void
+    /// Syncs for the member until cancelled.
+    public var run: @Sendable (User.ID) async throws -> Void
     /// The status now and after each change.
     public var statuses: @Sendable () -> AsyncStream<SyncStatus>
     /// Ends a retry wait.
@@ -102,7 +105,7 @@ public struct TodoSyncClient: Sendable {
 
     /// A client of these closures.
     public init(
-        run: @escaping @Sendable () async throws -> Void,
+        run: @escaping @Sendable (User.ID) async throws -> Void,
         statuses: @escaping @Sendable () -> AsyncStream<SyncStatus>,
         syncNow: @escaping @Sendable () -> Void
     ) {
@@ -113,7 +116,7 @@ public struct TodoSyncClient: Sendable {
 
     /// No sync: the list stays on this device.
     public static let unavailable = TodoSyncClient(
-        run: {},
+        run: { _ in },
         statuses: { AsyncStream { $0.finish() } },
         syncNow: {}
     )
@@ -132,7 +135,7 @@ public struct TodoSyncClient: Sendable {
             configuration: configuration
         )
         return TodoSyncClient(
-            run: { try await engine.run() },
+            run: { member in try await engine.run(account: member.rawValue) },
             statuses: { engine.statuses },
             syncNow: { engine.syncNow() }
         )

@@ -62,8 +62,10 @@ struct MainScreen: Screen {
         frame.task(id: "count") { store.send(.counter(.count(.start))) }
         // The live favourites, for as long as the main screen shows.
         frame.task(id: "favourites") { await store.send(.favourites(.start)).finish() }
-        // The to-do list's sync, likewise: while logged in.
-        frame.task(id: "todo sync") { await store.send(.todos(.sync(.start))).finish() }
+        // The to-do list's sync, likewise: while this member is logged in.
+        if let member = store.member {
+            frame.task(id: "todo sync \(member)") { await store.send(.todos(.sync(.start(member: member)))).finish() }
+        }
         if let profile = store.scope(state: \.profile, action: \.profile) {
             frame.task(id: "profile \(profile.id)") { await profile.send(.load).finish() }
         }
