@@ -139,44 +139,51 @@ enum LocalReplica {
     // MARK: Rows
 
     /// What the server has confirmed of a row (pushed or pulled).
-    static func known(_ db: Database, _ table: String, _ row: String) throws -> RowState {
-        guard
-            let text = try String.fetchOne(
-                db,
-                sql: "SELECT state FROM _sync_row WHERE tbl = ? AND row_id = ?",
-                arguments: [table, row]
-            )
-        else { return RowState() }
+    static func known(
+        _ db: Database,
+        _ table: String,
+        _ row: String,
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws -> RowState {
+        // Cached statements: a page applies hundreds of rows, and preparing
+        // each statement again cost more than running it.
+        let select = try db.cachedStatement(sql: "SELECT state FROM _sync_row WHERE tbl = ? AND row_id = ?")
+        guard let text = try String.fetchOne(select, arguments: [table, row]) else { return RowState() }
         do {
-            return try JSONDecoder().decode(RowState.self, from: Data(text.utf8))
+            return try decoder.decode(RowState.self, from: Data(text.utf8))
         } catch {
             throw SyncError.corruptBookkeeping("A row's state does not read: \(error)")
         }
     }
 
-    private static func store(_ db: Database, table: String, row: String, state: RowState) throws {
-        let text = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
-        try db.execute(
+    private static func store(
+        _ db: Database,
+        table: String,
+        row: String,
+        state: RowState,
+        encoder: JSONEncoder = JSONEncoder()
+    ) throws {
+        let text = String(decoding: try encoder.encode(state), as: UTF8.self)
+        let upsert = try db.cachedStatement(
             sql: """
                 INSERT INTO _sync_row (tbl, row_id, state) VALUES (?, ?, ?)
                 ON CONFLICT (tbl, row_id) DO UPDATE SET state = excluded.state
-                """,
-            arguments: [table, row, text]
+                """
         )
+        try upsert.execute(arguments: [table, row, text])
     }
 
     /// What this device holds of a row: `confirmed` (what the server
     /// confirmed), with the changes still in the outbox on top.
     static func local(_ db: Database, _ table: String, _ row: String, over confirmed: RowState) throws -> RowState {
         var state = confirmed
-        let entries = try Row.fetchAll(
-            db,
+        let select = try db.cachedStatement(
             sql: """
                 SELECT seq, change_id, tbl, row_id, at, deleted, fields FROM _sync_outbox
                 WHERE tbl = ? AND row_id = ? ORDER BY seq
-                """,
-            arguments: [table, row]
+                """
         )
+        let entries = try Row.fetchAll(select, arguments: [table, row])
         for entry in entries {
             state = state.merging(try self.entry(entry).change.state)
         }
@@ -194,12 +201,17 @@ enum LocalReplica {
         try db.execute(sql: "INSERT OR REPLACE INTO _sync_state (key, value) VALUES ('applying', 1)")
         var changed = 0
         var latest: HybridTimestamp?
+        // A device with nothing to send (a first sync, most pulls) has no
+        // local changes to lay over the pulled rows: skip asking per row.
+        let hasOutbox = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _sync_outbox)") ?? true
+        let decoder = JSONDecoder()
+        let encoder = JSONEncoder()
         for row in page.rows {
             guard let table = schema.table(named: row.table) else { continue }
-            let confirmed = try known(db, row.table, row.row)
-            let before = try local(db, row.table, row.row, over: confirmed)
+            let confirmed = try known(db, row.table, row.row, decoder: decoder)
+            let before = hasOutbox ? try local(db, row.table, row.row, over: confirmed) : confirmed
             let after = before.merging(row.state)
-            try store(db, table: row.table, row: row.row, state: confirmed.merging(row.state))
+            try store(db, table: row.table, row: row.row, state: confirmed.merging(row.state), encoder: encoder)
             if let stamp = row.state.latest { latest = max(latest ?? stamp, stamp) }
             guard after != before else { continue }
             if try materialize(db, table: table, row: row.row, state: after) { changed += 1 }
@@ -217,7 +229,7 @@ enum LocalReplica {
         let name = table.name.quotedDatabaseIdentifier
         let key = table.idColumn.quotedDatabaseIdentifier
         guard state.exists else {
-            try db.execute(sql: "DELETE FROM \(name) WHERE \(key) = ?", arguments: [row])
+            try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(key) = ?").execute(arguments: [row])
             return db.changesCount > 0
         }
         let present = table.columns.filter { state.fields[$0.name] != nil }
@@ -235,7 +247,9 @@ enum LocalReplica {
             ON CONFLICT (\(key)) DO \(updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", "))
             """
         do {
-            try db.execute(sql: sql, arguments: arguments)
+            // One statement per table and set of columns: cached, as rows
+            // of a page mostly share both.
+            try db.cachedStatement(sql: sql).execute(arguments: arguments)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             return false
         }

@@ -10,7 +10,7 @@ import Testing
 /// The app's navigation, exhaustively: every screen change, every
 /// presentation and dismissal of the login screen, every session call.
 @MainActor
-@Suite("AppFeature", .timeLimit(.minutes(1)))
+@Suite("AppFeature", .timeLimit(.minutes(2)))
 struct AppFeatureTests {
     let member = User(id: User.ID(rawValue: "astro"), nickname: "Astro", birthday: Date(timeIntervalSince1970: 0))
     let logOuts = LockedValue(0)

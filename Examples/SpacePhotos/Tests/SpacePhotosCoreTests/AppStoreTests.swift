@@ -11,7 +11,7 @@ import Testing
 /// The app's store on the fixture's dependencies, as the terminal and a
 /// SwiftUI app make it: every tab and the session together.
 @MainActor
-@Suite("App store", .timeLimit(.minutes(1)))
+@Suite("App store", .timeLimit(.minutes(2)))
 struct AppStoreTests {
     let fixture = AppFixture()
 
@@ -136,7 +136,7 @@ struct AppStoreTests {
 
 /// The Photos tab in the app's store.
 @MainActor
-@Suite("PhotoBrowser", .timeLimit(.minutes(1)))
+@Suite("PhotoBrowser", .timeLimit(.minutes(2)))
 struct PhotoBrowserTests {
     let fixture = AppFixture()
 

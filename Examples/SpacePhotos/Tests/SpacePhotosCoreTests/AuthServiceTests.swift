@@ -5,7 +5,7 @@ import Testing
 
 @testable import spacephotos
 
-@Suite("AuthService", .timeLimit(.minutes(1)))
+@Suite("AuthService", .timeLimit(.minutes(2)))
 struct AuthServiceTests {
     let directory: TemporaryDirectory
     let store: IDTokenStore

@@ -9,7 +9,7 @@ import Testing
 /// The exact line the catalog shows when loading fails: one human line, never
 /// an `NSError` dump or a byte count.
 @MainActor
-@Suite("Error messages the app shows", .timeLimit(.minutes(1)))
+@Suite("Error messages the app shows", .timeLimit(.minutes(2)))
 struct ErrorMessageTests {
     func catalogMessage(_ client: HTTPClient) async -> String? {
         let catalog = Store(initialState: PhotoCatalog.State()) {

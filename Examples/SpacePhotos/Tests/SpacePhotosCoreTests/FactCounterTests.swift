@@ -8,7 +8,7 @@ import SpacePhotosCore
 import Testing
 
 @MainActor
-@Suite("FactCounter", .timeLimit(.minutes(1)))
+@Suite("FactCounter", .timeLimit(.minutes(2)))
 struct FactCounterTests {
     let facts = ControllableCall<Int, String>()
     var factClient: FactClient {

@@ -8,7 +8,7 @@ import Testing
 /// The live favourites on the real client (`FavouritesClient.live`) over a
 /// stub WebSocket: the test plays the server.
 @MainActor
-@Suite("Favourites", .timeLimit(.minutes(1)))
+@Suite("Favourites", .timeLimit(.minutes(2)))
 struct FavouritesTests {
     struct Change: Decodable, Equatable {
         var photo: String

@@ -10,7 +10,7 @@ import Testing
 /// from openapi.json. What they return, and what they throw, must be what the
 /// hand-written requests they replaced returned and threw: the features match
 /// on those errors (a 401 ends the session, an unreachable server is offline).
-@Suite("Photo and member APIs through the generated client", .timeLimit(.minutes(1)))
+@Suite("Photo and member APIs through the generated client", .timeLimit(.minutes(2)))
 struct GeneratedClientTests {
     static let day = PhotoDay.date(from: "2020-07-04")!
     static let photoJSON =

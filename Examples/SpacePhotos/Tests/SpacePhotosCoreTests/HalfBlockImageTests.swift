@@ -2,7 +2,7 @@ import BaselineImages
 import SpacePhotosTerminal
 import Testing
 
-@Suite("Terminal images", .timeLimit(.minutes(1)))
+@Suite("Terminal images", .timeLimit(.minutes(2)))
 struct HalfBlockImageTests {
     /// A 2×2 image: red, green over blue, half-transparent white.
     let image: DecodedImage

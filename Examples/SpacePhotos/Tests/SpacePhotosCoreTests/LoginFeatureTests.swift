@@ -17,7 +17,7 @@ struct AuthServiceDouble: Sendable {
 let filledForm = LoginFeature.State(id: "astro", password: "secret")
 
 @MainActor
-@Suite("LoginFeature", .timeLimit(.minutes(1)))
+@Suite("LoginFeature", .timeLimit(.minutes(2)))
 struct LoginFeatureTests {
     struct SomethingElse: Error {}
 

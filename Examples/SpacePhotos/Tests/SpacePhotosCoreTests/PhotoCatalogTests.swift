@@ -6,7 +6,7 @@ import SpacePhotosCore
 import Testing
 
 @MainActor
-@Suite("PhotoCatalog", .timeLimit(.minutes(1)))
+@Suite("PhotoCatalog", .timeLimit(.minutes(2)))
 struct PhotoCatalogTests {
     /// The photo requests, each suspended until the test answers it.
     let photo = ControllableCall<Date, SpacePhoto>()

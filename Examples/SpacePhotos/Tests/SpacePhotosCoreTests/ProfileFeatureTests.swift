@@ -9,7 +9,7 @@ import Testing
 @testable import spacephotos
 
 @MainActor
-@Suite("Profile", .timeLimit(.minutes(1)))
+@Suite("Profile", .timeLimit(.minutes(2)))
 struct ProfileFeatureTests {
     let member = ControllableCall<Void, User>()
     let facts = ControllableCall<Int, String>()
@@ -83,7 +83,7 @@ struct ProfileFeatureTests {
     }
 }
 
-@Suite("APIClient", .timeLimit(.minutes(1)))
+@Suite("APIClient", .timeLimit(.minutes(2)))
 struct APIClientTests {
     let directory: TemporaryDirectory
     let store: IDTokenStore

@@ -7,7 +7,7 @@ import SpacePhotosCore
 import Testing
 
 @MainActor
-@Suite("SavedPhotos", .timeLimit(.minutes(1)))
+@Suite("SavedPhotos", .timeLimit(.minutes(2)))
 struct SavedPhotosTests {
     struct Image: Sendable {
         var data: Data

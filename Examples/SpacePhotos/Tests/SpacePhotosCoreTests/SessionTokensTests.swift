@@ -5,7 +5,7 @@ import Testing
 
 /// The session's tokens while a refresh is on the network: a logout or a new
 /// login wins over it, and the refresh token is presented once.
-@Suite("SessionTokens", .timeLimit(.minutes(1)))
+@Suite("SessionTokens", .timeLimit(.minutes(2)))
 struct SessionTokensTests {
     let directory: TemporaryDirectory
     let refresh = ControllableCall<RefreshToken, AuthAPI.Grant>()

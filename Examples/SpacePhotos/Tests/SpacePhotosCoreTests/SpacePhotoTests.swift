@@ -2,7 +2,7 @@ import Foundation
 import SpacePhotosCore
 import Testing
 
-@Suite("SpacePhoto decoding", .timeLimit(.minutes(1)))
+@Suite("SpacePhoto decoding", .timeLimit(.minutes(2)))
 struct SpacePhotoTests {
     let decoder = JSONDecoder()
 

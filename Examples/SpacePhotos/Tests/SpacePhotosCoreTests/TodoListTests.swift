@@ -29,7 +29,7 @@ func makeTodoRepository(in directory: TemporaryDirectory) async throws -> (SQLit
 /// database sends is an action the test receives, with the state it makes;
 /// each test ends with no effect and no observation left running.
 @MainActor
-@Suite("TodoList: the live list", .timeLimit(.minutes(1)))
+@Suite("TodoList: the live list", .timeLimit(.minutes(2)))
 struct TodoListLiveTests {
     let directory: TemporaryDirectory
     let database: SQLiteDatabase
@@ -200,7 +200,7 @@ struct TodoListLiveTests {
 /// The list in a plain `Store`, as the screens use it: a draft added
 /// through the store, and the store's lifetime.
 @MainActor
-@Suite("TodoList: the list in a store", .timeLimit(.minutes(1)))
+@Suite("TodoList: the list in a store", .timeLimit(.minutes(2)))
 struct TodoListStoreTests {
     let directory: TemporaryDirectory
     let database: SQLiteDatabase
@@ -295,7 +295,7 @@ struct TodoListStoreTests {
 /// the list arrives as the test sends it (`.todos(.loaded)`), not from the
 /// live query, so each test decides when it does.
 @MainActor
-@Suite("TodoList: adding, editing and deleting", .timeLimit(.minutes(1)))
+@Suite("TodoList: adding, editing and deleting", .timeLimit(.minutes(2)))
 struct TodoListEditingTests {
     let database: SQLiteDatabase
     let repository: TodoRepository

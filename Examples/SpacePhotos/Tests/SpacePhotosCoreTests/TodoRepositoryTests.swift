@@ -6,7 +6,7 @@ import GRDB
 import SpacePhotosCore
 import Testing
 
-@Suite("TodoRepository", .timeLimit(.minutes(1)))
+@Suite("TodoRepository", .timeLimit(.minutes(2)))
 struct TodoRepositoryTests {
     let directory: TemporaryDirectory
     let database: SQLiteDatabase

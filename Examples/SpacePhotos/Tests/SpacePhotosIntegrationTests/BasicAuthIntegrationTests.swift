@@ -9,7 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("GET /basic/profile: HTTP Basic authentication", .timeLimit(.minutes(1)))
+@Suite("GET /basic/profile: HTTP Basic authentication", .timeLimit(.minutes(2)))
 struct BasicAuthIntegrationTests {
     struct Profile: Decodable, Equatable {
         var id: String

@@ -4,7 +4,7 @@ import HTTPTypes
 import SpacePhotosServer
 import Testing
 
-@Suite("GET /downloads/{name}: large generated files", .timeLimit(.minutes(1)))
+@Suite("GET /downloads/{name}: large generated files", .timeLimit(.minutes(2)))
 struct DownloadIntegrationTests {
     @Test func aMebibyteArrivesWholeAndMatchesTheGenerator() async throws {
         try await withServer { server in

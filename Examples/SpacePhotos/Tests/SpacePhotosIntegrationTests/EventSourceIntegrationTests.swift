@@ -8,7 +8,7 @@ import Testing
 /// `HTTPClient.serverSentEvents` against the example server's feed, which
 /// drops the connection every few events: the client reconnects with
 /// `Last-Event-ID`, misses nothing, repeats nothing, and stops at the 204.
-@Suite("Server-Sent Events that reconnect (real server, both transports)", .timeLimit(.minutes(1)))
+@Suite("Server-Sent Events that reconnect (real server, both transports)", .timeLimit(.minutes(2)))
 struct EventSourceIntegrationTests {
     @Test(arguments: TransportKind.allCases)
     func droppedConnectionsLoseNoEventAndA204EndsTheStream(_ kind: TransportKind) async throws {

@@ -4,7 +4,7 @@ import HTTPTypes
 import SpacePhotosCore
 import Testing
 
-@Suite("GET /events: favourite counts as NDJSON and Server-Sent Events", .timeLimit(.minutes(1)))
+@Suite("GET /events: favourite counts as NDJSON and Server-Sent Events", .timeLimit(.minutes(2)))
 struct EventStreamIntegrationTests {
     /// One Server-Sent Event, as a client's parser would hand it over.
     struct ServerSentEvent: Equatable {

@@ -247,7 +247,7 @@ struct FaultRandom: RandomNumberGenerator {
 }
 
 /// What a person reads when a transport fails: the same line on both transports.
-@Suite("Transport failures in words (both transports)", .timeLimit(.minutes(1)))
+@Suite("Transport failures in words (both transports)", .timeLimit(.minutes(2)))
 struct TransportFailureDescriptionTests {
     @Test(arguments: TransportKind.allCases)
     func refusedConnectionNamesTheServer(_ kind: TransportKind) async throws {

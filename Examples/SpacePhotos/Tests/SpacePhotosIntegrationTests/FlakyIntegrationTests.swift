@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("GET /flaky/{key}: fails on purpose, then succeeds", .timeLimit(.minutes(1)))
+@Suite("GET /flaky/{key}: fails on purpose, then succeeds", .timeLimit(.minutes(2)))
 struct FlakyIntegrationTests {
     struct Success: Decodable, Equatable {
         var key: String

@@ -2,7 +2,7 @@ import Foundation
 import SpacePhotosServer
 import Testing
 
-@Suite("Idle and half-sent connections", .timeLimit(.minutes(1)))
+@Suite("Idle and half-sent connections", .timeLimit(.minutes(2)))
 struct IdleConnectionIntegrationTests {
     @Test func manyIdleConnectionsDoNotStopOthersAndAreClosedAfterTheTimeout() async throws {
         try await withServer({ $0.idleTimeout = .seconds(2) }) { server in

@@ -6,7 +6,7 @@ import Testing
 /// Bad JSON bodies get 400 with the server's error document, and a message
 /// that says what to fix: which field is missing or of the wrong type, or
 /// where the JSON breaks.
-@Suite("Bad JSON bodies: messages naming the field", .timeLimit(.minutes(1)))
+@Suite("Bad JSON bodies: messages naming the field", .timeLimit(.minutes(2)))
 struct JSONBodyErrorIntegrationTests {
     enum Failure: Error { case unexpectedSuccess }
 

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("GET /json/items: the benchmark payload", .timeLimit(.minutes(1)))
+@Suite("GET /json/items: the benchmark payload", .timeLimit(.minutes(2)))
 struct JSONItemsIntegrationTests {
     struct Item: Decodable, Equatable {
         var id: Int

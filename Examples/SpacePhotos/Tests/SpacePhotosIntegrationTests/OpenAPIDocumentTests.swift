@@ -4,7 +4,7 @@ import Testing
 
 /// `Examples/SpacePhotos/openapi.json` describes the example server's API:
 /// these tests keep it true to the routes the server registers.
-@Suite("The API document matches the server", .timeLimit(.minutes(1)))
+@Suite("The API document matches the server", .timeLimit(.minutes(2)))
 struct OpenAPIDocumentTests {
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("Redirects and GET /echo/headers", .timeLimit(.minutes(1)))
+@Suite("Redirects and GET /echo/headers", .timeLimit(.minutes(2)))
 struct RedirectIntegrationTests {
     struct Arrived: Decodable, Equatable {
         var redirected: Bool

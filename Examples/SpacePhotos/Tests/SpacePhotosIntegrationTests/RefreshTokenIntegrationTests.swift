@@ -5,7 +5,7 @@ import SpacePhotosCore
 import SpacePhotosServer
 import Testing
 
-@Suite("POST /auth/refresh: rotating refresh tokens", .timeLimit(.minutes(1)))
+@Suite("POST /auth/refresh: rotating refresh tokens", .timeLimit(.minutes(2)))
 struct RefreshTokenIntegrationTests {
     let astro = DemoUser.demo
 

@@ -9,7 +9,7 @@ import Testing
 
 /// The login flow on the authentication middleware: a rejected ID token is
 /// refreshed through `POST /auth/refresh`, once for every request waiting.
-@Suite("Session tokens on BearerAuthentication (real server)", .timeLimit(.minutes(1)))
+@Suite("Session tokens on BearerAuthentication (real server)", .timeLimit(.minutes(2)))
 struct SessionRefreshIntegrationTests {
     struct Session {
         let tokens: SessionTokens

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("GET /slow?ms=N: a deliberately slow answer", .timeLimit(.minutes(1)))
+@Suite("GET /slow?ms=N: a deliberately slow answer", .timeLimit(.minutes(2)))
 struct SlowIntegrationTests {
     struct Answer: Decodable {
         var milliseconds: Int

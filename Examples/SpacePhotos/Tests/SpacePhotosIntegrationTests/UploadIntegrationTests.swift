@@ -9,7 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("POST /uploads: streamed, hashed, never kept", .timeLimit(.minutes(1)))
+@Suite("POST /uploads: streamed, hashed, never kept", .timeLimit(.minutes(2)))
 struct UploadIntegrationTests {
     struct Receipt: Decodable, Equatable {
         struct Part: Decodable, Equatable {

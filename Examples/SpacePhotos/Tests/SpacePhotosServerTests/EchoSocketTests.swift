@@ -7,7 +7,7 @@ import Testing
 @testable import SpacePhotosServer
 
 /// `GET /echo/socket` on a real server on loopback: what goes in comes back.
-@Suite("GET /echo/socket: the echo socket", .timeLimit(.minutes(1)))
+@Suite("GET /echo/socket: the echo socket", .timeLimit(.minutes(2)))
 struct EchoSocketTests {
     @Test func textAndBinaryComeBackAsTheyWentInOrder() async throws {
         try await FavouriteSocketTests.withServer { server async throws in

@@ -10,7 +10,7 @@ import Testing
 /// WebSocket client (``LiveSocket``). Every step waits on a message the
 /// server sends: a socket's first message proves it is subscribed, so the
 /// changes after it reach it.
-@Suite("GET /favourites/live: the live favourites socket", .timeLimit(.minutes(1)))
+@Suite("GET /favourites/live: the live favourites socket", .timeLimit(.minutes(2)))
 struct FavouriteSocketTests {
     static let signer = TokenSigner.random(lifetime: .seconds(600))
 

@@ -9,7 +9,7 @@ import Testing
 
 /// `GET /sync/live` on a real server on loopback, with a real WebSocket
 /// client (``LiveSocket``): every step waits on a message the server sends.
-@Suite("GET /sync/live: the live sync cursor", .timeLimit(.minutes(1)))
+@Suite("GET /sync/live: the live sync cursor", .timeLimit(.minutes(2)))
 struct SyncSocketTests {
     static let signer = TokenSigner.random(lifetime: .seconds(600))
 

@@ -6,7 +6,7 @@ import Testing
 
 /// ``SQLiteSyncStore`` on real SQLite files in a temporary folder: merges,
 /// idempotent pushes, paging, ownership, and a store reopened after a stop.
-@Suite("The sync store (SQLite files)", .timeLimit(.minutes(1)))
+@Suite("The sync store (SQLite files)", .timeLimit(.minutes(2)))
 struct SyncStoreTests {
     /// A folder removed after the test.
     final class Folder {

@@ -3,7 +3,7 @@ import Testing
 @testable import TerminalUI
 
 @MainActor
-@Suite("ActionTasks: what quitting does to the work keys started", .timeLimit(.minutes(1)))
+@Suite("ActionTasks: what quitting does to the work keys started", .timeLimit(.minutes(2)))
 struct ActionTasksTests {
     /// A task that waits until `release` is resumed, then says whether it was cancelled.
     final class Gate {

@@ -90,7 +90,7 @@ struct RenderLoopTests {
         eventSink.yield(.input([.key(.character(character))], receivedAt: .now))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func drawsFirstInFullThenOnlyWhatAKeyChanged() async {
         let program = CounterProgram(model: model)
         let loop = makeLoop(program)
@@ -107,7 +107,7 @@ struct RenderLoopTests {
         #expect(loop.lastFrame?.lines.first == "count 1             ")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func aChangeFromOutsideIsDrawnAndABurstCostsOneFrame() async {
         let program = CounterProgram(model: model)
         let loop = makeLoop(program)
@@ -123,7 +123,7 @@ struct RenderLoopTests {
         await running.value
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func aKeyIsAnsweredAtOnceWhileOtherChangesWaitForTheFrameBoundary() async {
         let program = CounterProgram(model: model)
         // An hour between frames: only a frame that skips the wait can come.
@@ -144,7 +144,7 @@ struct RenderLoopTests {
         await running.value
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func aSpinnerTicksOnlyWhileTheFrameAnimates() async throws {
         let program = CounterProgram(model: model)
         let loop = makeLoop(program)
@@ -166,7 +166,7 @@ struct RenderLoopTests {
         await running.value
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func terminationTellsTheProgramAndEndsTheLoop() async {
         let program = CounterProgram(model: model)
         let loop = makeLoop(program)
@@ -176,7 +176,7 @@ struct RenderLoopTests {
         #expect(program.terminatedBecause == "SIGTERM")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func suspendingRedrawsInFullOnReturn() async {
         let program = CounterProgram(model: model)
         let loop = makeLoop(program)
@@ -190,7 +190,7 @@ struct RenderLoopTests {
         await running.value
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func aResizeRedrawsInFullAtTheNewSize() async {
         let program = CounterProgram(model: model)
         let loop = makeLoop(program)

@@ -10,7 +10,7 @@ import Testing
 /// The screens rendered to text for given states of the store, compared as
 /// text: what a person sees, line by line (trailing spaces trimmed).
 @MainActor
-@Suite("Screens", .timeLimit(.minutes(1)))
+@Suite("Screens", .timeLimit(.minutes(2)))
 struct ScreenTests {
     let fixture: AppFixture
 
