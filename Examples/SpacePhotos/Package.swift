@@ -201,6 +201,8 @@ let package = Package(
             name: "TerminalUITests",
             dependencies: [
                 "TerminalUI",
+                // A pseudo-terminal to type into.
+                "CTerminalSupport",
                 .product(name: "BaselineConcurrency", package: "Baseline"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]

@@ -1,7 +1,10 @@
 #define _XOPEN_SOURCE 700
 #include "CTerminalSupport.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -85,4 +88,26 @@ void baseline_terminal_disarm_crash_restore(void) {
         sigaction(crash_signals[i], &previous_actions[i], NULL);
     }
     restore_fd = -1;
+}
+
+int baseline_terminal_open_pseudo_terminal(int *leader, int *follower) {
+    int first = posix_openpt(O_RDWR | O_NOCTTY);
+    if (first < 0) return -1;
+    if (grantpt(first) != 0 || unlockpt(first) != 0) {
+        int saved = errno;
+        close(first);
+        errno = saved;
+        return -1;
+    }
+    const char *name = ptsname(first);
+    int second = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+    if (second < 0) {
+        int saved = errno;
+        close(first);
+        errno = saved;
+        return -1;
+    }
+    *leader = first;
+    *follower = second;
+    return 0;
 }

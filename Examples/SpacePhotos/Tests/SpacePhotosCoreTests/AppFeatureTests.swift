@@ -57,6 +57,7 @@ struct AppFeatureTests {
             $0.sessionNumber = 1
             $0.profile = ProfileFeature.State(id: 1)
         }
+        await store.receive(.todoListOpened(member.id)) { $0.openTodoList = member.id }
         await store.finish()
     }
 
@@ -91,6 +92,7 @@ struct AppFeatureTests {
             $0.sessionNumber = 1
             $0.profile = ProfileFeature.State(id: 1)
         }
+        await store.receive(.todoListOpened(member.id)) { $0.openTodoList = member.id }
         await store.finish()
         #expect(logOuts.current == 0, "an unreachable server is no reason to forget the session")
     }
@@ -143,6 +145,9 @@ struct AppFeatureTests {
             $0.sessionNumber = 1  // the tab stays: it is the one kept from the last launch
             $0.profile = ProfileFeature.State(id: 1)
         }
+        await store.receive(.todoListOpened(User.ID(rawValue: "astro"))) {
+            $0.openTodoList = User.ID(rawValue: "astro")
+        }
         await store.finish()
     }
 
@@ -190,9 +195,14 @@ struct AppFeatureTests {
             AppFeature.State(
                 screen: .main,
                 tab: .profile,
+                todos: TodoList.State(
+                    todos: Fetched([Todo(id: 1, text: "Astro's", date: Date(timeIntervalSince1970: 0))]),
+                    draft: "half-typed"
+                ),
                 favourites: favourites,
                 profile: ProfileFeature.State(id: 1),
                 member: User.ID(rawValue: "astro"),
+                openTodoList: User.ID(rawValue: "astro"),
                 sessionNumber: 1
             )
         )
@@ -204,11 +214,14 @@ struct AppFeatureTests {
             $0.login = LoginFeature.State()
             $0.profile = nil
             $0.member = nil
-            // The next member's favourites are not this one's.
+            $0.openTodoList = nil
+            // The next member's favourites and to-dos are not this one's.
             $0.favourites = Favourites.State()
+            $0.todos = TodoList.State()
         }
         await store.receive(.favourites(.stop))
         await store.receive(.todos(.sync(.stop)))
+        await store.receive(.todos(.todos(.stop)))
         await store.finish()
         #expect(logOuts.current == 1)
     }

@@ -33,12 +33,16 @@ struct AppSessionIntegrationTests {
         }
     }
 
-    func logIn(_ app: Store<AppFeature.State, AppFeature.Action>) async throws {
+    func logIn(
+        _ app: Store<AppFeature.State, AppFeature.Action>,
+        as id: String = "astro",
+        password: String = "stardust-42"
+    ) async throws {
         await app.send(.start).finish()
         let presented = app.scope(state: \.login, action: \.login)
         let login = try #require(presented)
-        login.binding(\.id).value = "astro"
-        login.binding(\.password).value = "stardust-42"
+        login.binding(\.id).value = id
+        login.binding(\.password).value = password
         await login.send(.loginButtonTapped).finish()
         #expect(app.screen == .main)
     }
@@ -54,8 +58,29 @@ struct AppSessionIntegrationTests {
             return (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
         }
         #expect(try mode("") == 0o700)
-        for name in ["id-token.json", "refresh-token.json", "todos.sqlite", "saved.sqlite"] {
+        for name in ["id-token.json", "refresh-token.json", "todos-astro.sqlite", "saved.sqlite"] {
             #expect(try mode(name) == 0o600, "\(name)")
+        }
+    }
+
+    @Test func aSecondMemberOnTheDeviceSeesNoneOfTheFirstOnesToDos() async throws {
+        try await withServer(configure()) { server in
+            let dependencies = try await AppDependencies.live(serverURL: server.baseURL, dataDirectory: dataDirectory)
+            let app = AppFeature.store(dependencies)
+            try await logIn(app)
+            try await waitUntil(app) { $0.openTodoList == User.ID(rawValue: "astro") }
+            try await dependencies.todos.add("Astro's milk")
+
+            await app.send(.logOutButtonTapped).finish()
+            try await logIn(app, as: "luna", password: "moonwalk-1969")
+            try await waitUntil(app) { $0.openTodoList == User.ID(rawValue: "luna") }
+            #expect(try await dependencies.todos.all().isEmpty)
+            try await dependencies.todos.add("Luna's eggs")
+
+            await app.send(.logOutButtonTapped).finish()
+            try await logIn(app)
+            try await waitUntil(app) { $0.openTodoList == User.ID(rawValue: "astro") }
+            #expect(try await dependencies.todos.all().map(\.text) == ["Astro's milk"])
         }
     }
 

@@ -1,4 +1,5 @@
 import BaselineAsyncHTTPClient
+import BaselineConcurrency
 import BaselineHTTP
 import BaselinePersistence
 import BaselineSync
@@ -139,25 +140,21 @@ struct TodoSyncIntegrationTests {
                 }
                 let asAstro = client(astro)
                 try await repository.add("Buy milk")
-                let running = Task { try await asAstro.run(User.ID(rawValue: "astro")) }
-                for await status in asAstro.statuses() where status.activity == .idle && status.pendingChanges == 0 {
-                    break
+                let (statuses, status) = AsyncStream.makeStream(of: SyncStatus.self)
+                let running = Task {
+                    try await asAstro.run(User.ID(rawValue: "astro")) { status.yield($0) }
                 }
+                for await status in statuses where status.activity == .idle && status.pendingChanges == 0 { break }
                 running.cancel()
                 _ = await running.result
                 try await repository.add("Astro's own, not sent yet")
 
                 let asLuna = client(luna)
+                let last = LockedValue<SyncStatus?>(nil)
                 await #expect(throws: SyncError.otherAccount(bound: "astro", asked: "luna")) {
-                    try await asLuna.run(User.ID(rawValue: "luna"))
+                    try await asLuna.run(User.ID(rawValue: "luna")) { status in last.withLock { $0 = status } }
                 }
-                var lunaStatuses = asLuna.statuses().makeAsyncIterator()
-                #expect(
-                    await lunaStatuses.next()?.activity
-                        == .stopped(
-                            "This database syncs for astro, not luna: nothing was sent"
-                        )
-                )
+                #expect(last.current?.activity == .stopped("This database syncs for astro, not luna: nothing was sent"))
                 let lunasOtherDevice = try await TodoDevice(server: server, token: luna, transport: transport)
                 try await lunasOtherDevice.engine.syncOnce()
                 #expect(try await lunasOtherDevice.texts().isEmpty)

@@ -28,4 +28,10 @@ int baseline_terminal_arm_crash_restore(int terminal_fd, int output_fd, const st
 /// Puts back the handlers that were in place before arming. Idempotent.
 void baseline_terminal_disarm_crash_restore(void);
 
+/// Opens a pseudo-terminal pair (posix_openpt, grantpt, unlockpt, then the
+/// follower by name), for code that must talk to a real terminal without
+/// one, such as tests typing into a `TerminalSession`. Returns 0 with both
+/// descriptors set, or -1 with errno set and nothing left open.
+int baseline_terminal_open_pseudo_terminal(int *leader, int *follower);
+
 #endif

@@ -20,6 +20,9 @@ public struct AppDependencies: Sendable {
     public var savedPhotos: SavedPhotoRepository
     /// The to-do list's storage.
     public var todos: TodoRepository
+    /// Opens the member's own to-do list, for ``todos`` and ``todoSync``
+    /// from then on (at login).
+    public var openTodos: @Sendable (User.ID) async throws -> Void
     /// The to-do list's sync with the member's other devices.
     public var todoSync: TodoSyncClient
     /// Number facts, for the counter and the profile.
@@ -39,6 +42,7 @@ public struct AppDependencies: Sendable {
         pipeline: ImagePipeline,
         savedPhotos: SavedPhotoRepository,
         todos: TodoRepository,
+        openTodos: @escaping @Sendable (User.ID) async throws -> Void = { _ in },
         todoSync: TodoSyncClient = .unavailable,
         facts: FactClient,
         favourites: FavouritesClient = .unavailable,
@@ -50,6 +54,7 @@ public struct AppDependencies: Sendable {
         self.pipeline = pipeline
         self.savedPhotos = savedPhotos
         self.todos = todos
+        self.openTodos = openTodos
         self.todoSync = todoSync
         self.facts = facts
         self.favourites = favourites
@@ -60,8 +65,9 @@ public struct AppDependencies: Sendable {
 
 extension AppDependencies {
     /// The app on a real server, its files under `dataDirectory`:
-    /// `id-token.json` and `refresh-token.json` (mode 0600), `todos.sqlite`
-    /// (with the counter's count in a shared row), `saved.sqlite`, and
+    /// `id-token.json` and `refresh-token.json` (mode 0600), a to-do list
+    /// per member (`todos-<member>.sqlite`, see ``TodoDatabases``),
+    /// `saved.sqlite` (with the counter's count in a shared row), and
     /// `tab.json` (the last tab).
     ///
     /// Member requests carry the ID token through ``BearerAuthentication``,
@@ -124,11 +130,7 @@ extension AppDependencies {
         // for the other's lock a little rather than fail with "locked".
         var database = GRDB.Configuration()
         database.busyMode = .timeout(5)
-        let todos = try await SQLiteDatabase.open(
-            at: dataDirectory.appendingPathComponent("todos.sqlite"),
-            migrator: TodoSchema.migrator,
-            configuration: database
-        )
+        let todos = TodoDatabases.files(in: dataDirectory, configuration: database)
         let saved = try await SavedPhotoRepository.open(
             at: dataDirectory.appendingPathComponent("saved.sqlite"),
             configuration: database
@@ -145,14 +147,15 @@ extension AppDependencies {
             photoSource: .live(client: catalogClient),
             pipeline: ImagePipeline(client: client, configuration: configuration),
             savedPhotos: saved,
-            todos: TodoRepository(database: todos),
-            todoSync: .live(database: todos, client: socketClient),
+            todos: TodoRepository(databases: todos),
+            openTodos: { try await todos.open(for: $0) },
+            todoSync: .live(databases: todos, client: socketClient),
             facts: .live(client: client),
             favourites: .live(client: socketClient),
             // Two ways a value outlives the app: a JSON file of its own, and
             // a row of the database it already has.
             selectedTab: .file(dataDirectory.appendingPathComponent("tab.json")),
-            count: .row("counter", in: todos)
+            count: .row("counter", in: saved.database)
         )
     }
 }

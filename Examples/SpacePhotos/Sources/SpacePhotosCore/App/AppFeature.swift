@@ -88,6 +88,9 @@ public struct AppFeature: Reducer {
         /// The member logged in, while the main screen shows: what the
         /// member's own data (the to-do sync) is opened for.
         public var member: User.ID?
+        /// Whose to-do list is open: the list and its sync start once the
+        /// member's own database is (``AppDependencies/openTodos``).
+        public var openTodoList: User.ID?
         /// Counts the logged-in sessions: each entry to the main screen is a new one.
         public var sessionNumber: Int
         /// What went wrong with the last log out, if it failed.
@@ -109,6 +112,7 @@ public struct AppFeature: Reducer {
             favourites: Favourites.State = Favourites.State(),
             profile: ProfileFeature.State? = nil,
             member: User.ID? = nil,
+            openTodoList: User.ID? = nil,
             sessionNumber: Int = 0,
             logOutErrorMessage: String? = nil,
             isLoggingOut: Bool = false,
@@ -124,6 +128,7 @@ public struct AppFeature: Reducer {
             self.favourites = favourites
             self.profile = profile
             self.member = member
+            self.openTodoList = openTodoList
             self.sessionNumber = sessionNumber
             self.logOutErrorMessage = logOutErrorMessage
             self.isLoggingOut = isLoggingOut
@@ -165,6 +170,8 @@ public struct AppFeature: Reducer {
         case tab(SharedAction<AppTab>)
         /// The profile's actions and its dismissal.
         case profile(PresentationAction<ProfileFeature.Action>)
+        /// The member's to-do list opened.
+        case todoListOpened(User.ID)
         /// Asks to quit: at once when no photo is being saved, else the question shows.
         case quitTapped
         /// The user chose to quit anyway: the running saves are dropped.
@@ -242,8 +249,7 @@ public struct AppFeature: Reducer {
             .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
 
         case let .sessionChecked(.signedIn(user)):
-            enterMain(&state, as: user.id)
-            return .none
+            return enterMain(&state, as: user.id)
 
         case .sessionChecked(.signedOut):
             presentLogin(&state, notice: nil)
@@ -274,9 +280,10 @@ public struct AppFeature: Reducer {
 
         case .logOutFinished(errorMessage: nil):
             presentLogin(&state, notice: nil)
-            // The next member's favourites are not this one's.
+            // The next member's favourites and to-dos are not this one's.
             state.favourites = Favourites.State()
-            return .merge(.send(.favourites(.stop)), .send(.todos(.sync(.stop))))
+            state.todos = TodoList.State()
+            return .merge(.send(.favourites(.stop)), .send(.todos(.sync(.stop))), .send(.todos(.todos(.stop))))
 
         case let .logOutFinished(errorMessage: message?):
             state.isLoggingOut = false
@@ -288,7 +295,12 @@ public struct AppFeature: Reducer {
             // logged in, and that is its only dismissal. One that arrives
             // while it is not presented means nothing.
             guard let login = state.login else { return .none }
-            enterMain(&state, as: login.member)
+            return enterMain(&state, as: login.member)
+
+        case let .todoListOpened(member):
+            // A list opened for a session already over stays shut.
+            guard state.member == member else { return .none }
+            state.openTodoList = member
             return .none
 
         case .quitTapped:
@@ -314,15 +326,22 @@ public struct AppFeature: Reducer {
         state.login = LoginFeature.State(notice: notice)
         state.profile = nil
         state.member = nil
+        state.openTodoList = nil
         state.screen = .login
     }
 
-    private func enterMain(_ state: inout State, as member: User.ID) {
+    private func enterMain(_ state: inout State, as member: User.ID) -> Effect<Action> {
         state.member = member
         state.login = nil
         state.logOutErrorMessage = nil
         state.sessionNumber += 1
         state.profile = ProfileFeature.State(id: state.sessionNumber)
         state.screen = .main
+        return .run(name: "open \(member)'s to-dos") { [openTodos = dependencies.openTodos] send in
+            try await openTodos(member)
+            await send(.todoListOpened(member))
+        } catch: { error, send in
+            await send(.todos(.failed(ErrorMessage.line("The to-do list could not be opened", error))))
+        }
     }
 }

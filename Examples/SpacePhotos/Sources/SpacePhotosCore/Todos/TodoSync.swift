@@ -1,3 +1,4 @@
+import BaselineConcurrency
 import BaselineHTTP
 import BaselinePersistence
 import BaselineStore
@@ -74,12 +75,9 @@ public struct TodoSync: Reducer {
         Reduce { state, action in
             switch action {
             case let .start(member):
-                return .merge(
-                    .run(name: "sync to-dos") { [client] _ in try await client.run(member) },
-                    .run(name: "sync status") { [client] send in
-                        for await status in client.statuses() { await send(.statusChanged(status)) }
-                    }
-                )
+                return .run(name: "sync to-dos") { [client] send in
+                    try await client.run(member) { status in await send(.statusChanged(status)) }
+                }
                 .cancellable(id: CancelID.engine, cancelInFlight: true)
             case .stop:
                 state.status = nil
@@ -96,48 +94,72 @@ public struct TodoSync: Reducer {
 
 /// The to-do list's sync engine, as closures, so tests put doubles in.
 public struct TodoSyncClient: Sendable {
-    /// Syncs for the member until cancelled.
-    public var run: @Sendable (User.ID) async throws -> Void
-    /// The status now and after each change.
-    public var statuses: @Sendable () -> AsyncStream<SyncStatus>
+    /// Syncs the member's list until cancelled, reporting each status.
+    public var run:
+        @Sendable (_ member: User.ID, _ status: @escaping @Sendable (SyncStatus) async -> Void) async throws -> Void
     /// Ends a retry wait.
     public var syncNow: @Sendable () -> Void
 
     /// A client of these closures.
     public init(
-        run: @escaping @Sendable (User.ID) async throws -> Void,
-        statuses: @escaping @Sendable () -> AsyncStream<SyncStatus>,
+        run:
+            @escaping @Sendable (User.ID, _ status: @escaping @Sendable (SyncStatus) async -> Void) async throws -> Void,
         syncNow: @escaping @Sendable () -> Void
     ) {
         self.run = run
-        self.statuses = statuses
         self.syncNow = syncNow
     }
 
     /// No sync: the list stays on this device.
-    public static let unavailable = TodoSyncClient(
-        run: { _ in },
-        statuses: { AsyncStream { $0.finish() } },
-        syncNow: {}
-    )
+    public static let unavailable = TodoSyncClient(run: { _, _ in }, syncNow: {})
 
     /// The engine on `database`, through `client` (which carries the
     /// member's bearer token) to the example server's `/sync` endpoints.
     public static func live(database: SQLiteDatabase, client: HTTPClient) -> TodoSyncClient {
+        live(client: client) { _ in database }
+    }
+
+    /// An engine per run on the member's database open in `databases`.
+    public static func live(databases: TodoDatabases, client: HTTPClient) -> TodoSyncClient {
+        live(client: client) { member in try await databases.database(for: member) }
+    }
+
+    private static func live(
+        client: HTTPClient,
+        database: @escaping @Sendable (User.ID) async throws -> SQLiteDatabase
+    ) -> TodoSyncClient {
         var configuration = SyncEngine.Configuration()
         // A server that comes back is noticed within 10 s, not a minute:
         // the example's server is a local one, restarted often.
         configuration.maximumRetryDelay = .seconds(10)
-        let engine = SyncEngine(
-            database: database,
-            schema: TodoSchema.sync,
-            server: HTTPSyncServer(client: client),
-            configuration: configuration
-        )
+        let server = HTTPSyncServer(client: client)
+        let running = LockedValue<SyncEngine?>(nil)
         return TodoSyncClient(
-            run: { member in try await engine.run(account: member.rawValue) },
-            statuses: { engine.statuses },
-            syncNow: { engine.syncNow() }
+            run: { [configuration] member, report in
+                let engine = SyncEngine(
+                    database: try await database(member),
+                    schema: TodoSchema.sync,
+                    server: server,
+                    configuration: configuration
+                )
+                running.withLock { $0 = engine }
+                defer { running.withLock { if $0 === engine { $0 = nil } } }
+                do {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { for await status in engine.statuses { await report(status) } }
+                        group.addTask { try await engine.run(account: member.rawValue) }
+                        defer { group.cancelAll() }
+                        // The statuses never end: the run's end (cancelled,
+                        // or stopped for another member's database) is the group's.
+                        _ = try await group.next()
+                    }
+                } catch {
+                    // Its last status (stopped, say) may not have been forwarded.
+                    await report(engine.status)
+                    throw error
+                }
+            },
+            syncNow: { running.withLock { $0 }?.syncNow() }
         )
     }
 }

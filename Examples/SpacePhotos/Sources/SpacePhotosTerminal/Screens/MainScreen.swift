@@ -55,16 +55,17 @@ struct MainScreen: Screen {
         // database until the store goes, so its task only starts it (and
         // starts it over when the main screen comes back after a log out).
         frame.task(id: "catalog") { await store.send(.photos(.catalog(.updateItems))).finish() }
-        frame.task(id: "todos") { store.send(.todos(.todos(.start))) }
         frame.task(id: "saved") { store.send(.saved(.photos(.start))) }
         // The values kept between launches: the last tab, the count.
         frame.task(id: "tab") { store.send(.tab(.start)) }
         frame.task(id: "count") { store.send(.counter(.count(.start))) }
         // The live favourites, for as long as the main screen shows.
         frame.task(id: "favourites") { await store.send(.favourites(.start)).finish() }
-        // The to-do list's sync, likewise: while this member is logged in.
-        if let member = store.member {
-            frame.task(id: "todo sync \(member)") { await store.send(.todos(.sync(.start(member: member)))).finish() }
+        // The member's to-do list and its sync, once their database is open
+        // (a log out ends them with the main screen).
+        if let member = store.openTodoList {
+            frame.task(id: "todos") { store.send(.todos(.todos(.start))) }
+            frame.task(id: "todo sync") { await store.send(.todos(.sync(.start(member: member)))).finish() }
         }
         if let profile = store.scope(state: \.profile, action: \.profile) {
             frame.task(id: "profile \(profile.id)") { await profile.send(.load).finish() }

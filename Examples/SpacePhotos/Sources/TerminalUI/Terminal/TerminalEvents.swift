@@ -14,8 +14,9 @@ import Darwin
 /// SIGHUP, SIGINT).
 ///
 /// Reading is event-driven (a dispatch read source; no thread blocks on the
-/// terminal, no polling). A lone Escape is told apart from the start of a
-/// sequence by a quiet time of ``escapeDelay`` after it, as terminal apps do.
+/// terminal between keys). A lone Escape is told apart from the start of a
+/// sequence by a quiet time of ``escapeDelay`` after it, waited for with
+/// poll(2) on the reader's queue, as terminal apps do.
 ///
 /// On SIGTERM, SIGHUP and SIGINT the terminal is restored at once, from the
 /// signal's queue, before the app hears of it: whatever the app does next,
@@ -56,8 +57,6 @@ public struct TerminalEvents: AsyncSequence, Sendable {
         private var decoder = InputDecoder()
         private var sources: [any DispatchSourceProtocol] = []
         private var previousHandlers: [(signal: Int32, handler: SignalHandler?)] = []
-        /// Counts reads, so an escape timer armed before the last read does nothing.
-        private var readGeneration: UInt64 = 0
 
         private static let endingSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
 
@@ -85,7 +84,6 @@ public struct TerminalEvents: AsyncSequence, Sendable {
 
         func stop() {
             queue.async { [self] in
-                readGeneration &+= 1
                 for source in sources { source.cancel() }
                 sources = []
                 for (signalNumber, handler) in previousHandlers {
@@ -114,32 +112,38 @@ public struct TerminalEvents: AsyncSequence, Sendable {
                 return
             }
             let receivedAt = ContinuousClock.now
-            readGeneration &+= 1
             let events = decoder.decode(buffer[0..<count])
             if !events.isEmpty { continuation.yield(.input(events, receivedAt: receivedAt)) }
             if decoder.hasPendingBytes {
-                armFlushTimer(after: escapeDelay) { $0.flush() }
+                flushIfQuiet(for: escapeDelay) { $0.flush() }
             } else if decoder.isInPaste {
                 // A paste whose end marker never comes must not swallow every
                 // key after it (Ctrl-C included).
-                armFlushTimer(after: .seconds(1)) { $0.endPaste() }
+                flushIfQuiet(for: .seconds(1)) { $0.endPaste() }
             }
         }
 
-        /// After a quiet time, ends what waits in the decoder: a pending ESC
-        /// is the Escape key, an unfinished paste is a paste.
-        private func armFlushTimer(
-            after delay: Duration,
-            _ flush: @escaping @Sendable (inout InputDecoder) -> [InputEvent]
-        ) {
-            let generation = readGeneration
+        /// Waits up to `delay` for more input: if none comes, what waits in
+        /// the decoder is complete (a pending ESC is the Escape key, an
+        /// unfinished paste is a paste); if some does, the read source reads it.
+        ///
+        /// poll(2) on this queue, as terminal libraries wait for an escape
+        /// sequence, rather than a timer: on Linux a dispatch timer (or a
+        /// task's sleep) armed from this read handler was seen to fire only
+        /// with the next read, turning a lone Escape and the key after it
+        /// into one Alt-key. The wait holds this queue alone, and only while
+        /// bytes are pending.
+        private func flushIfQuiet(for delay: Duration, _ flush: (inout InputDecoder) -> [InputEvent]) {
             let (seconds, attoseconds) = delay.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-                guard generation == readGeneration else { return }  // more bytes came
-                let events = flush(&decoder)
-                if !events.isEmpty { continuation.yield(.input(events, receivedAt: .now)) }
-            }
+            let milliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
+            var descriptor = pollfd(fd: session.input, events: Int16(POLLIN), revents: 0)
+            var ready: Int32
+            repeat {
+                ready = poll(&descriptor, 1, milliseconds)
+            } while ready < 0 && errno == EINTR
+            guard ready == 0 else { return }
+            let events = flush(&decoder)
+            if !events.isEmpty { continuation.yield(.input(events, receivedAt: .now)) }
         }
 
         private func received(_ signalNumber: Int32) {

@@ -13,13 +13,21 @@ struct TodoCommand: AsyncParsableCommand {
 
     struct Options: ParsableArguments {
         @Option(
-            help:
-                "The database file. Default: $XDG_DATA_HOME/spacephotos/todos.sqlite, or ~/.local/share/spacephotos/todos.sqlite."
+            help: """
+                The database file. Default: the member's list as the app keeps it with --member, \
+                else $XDG_DATA_HOME/spacephotos/todos.sqlite (or ~/.local/share/spacephotos/todos.sqlite), \
+                a list of no member's that the first member to log in to the app takes over.
+                """
         )
         var database: String?
 
+        @Option(help: "The member whose list to use, as the app keeps it (todos-<member>.sqlite).")
+        var member: String?
+
         var databaseURL: URL {
-            database.map { URL(fileURLWithPath: $0) } ?? AppDirectories.data.appendingPathComponent("todos.sqlite")
+            if let database { return URL(fileURLWithPath: database) }
+            if let member { return TodoDatabases.file(for: User.ID(rawValue: member), in: AppDirectories.data) }
+            return AppDirectories.data.appendingPathComponent("todos.sqlite")
         }
 
         /// The repository on the database, or a clear message (and exit 1) when

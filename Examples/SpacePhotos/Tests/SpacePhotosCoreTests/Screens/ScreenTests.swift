@@ -180,7 +180,7 @@ struct ScreenTests {
     @Test func aToDoAddedAsTheAppQuitsIsKept() async throws {
         var todos: TodoRepository?
         let program = try await makeProgram { todos = $0.todos }
-        let database = try #require(todos).database
+        let database = try await #require(todos).database()
         press(program, .character("3"), .character("a"))
         type(program, "milk")
         // The add waits behind a held write, still running when the app quits.
