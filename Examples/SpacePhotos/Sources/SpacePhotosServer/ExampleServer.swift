@@ -226,17 +226,9 @@ public struct ExampleServer: Sendable {
             throw ServerStartError.notListening
         }
         // Other servers' pushes wake this one's sockets only once its store
-        // listens. The wait ends early if the server stops or the caller
-        // gives up, and after ten seconds at most: the server serves anyway,
-        // and its store keeps trying to listen.
-        if let postgres = syncStore as? PostgresSyncStore {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await postgres.listening() }
-                group.addTask { try? await Task.sleep(for: .seconds(10)) }
-                await group.next()
-                group.cancelAll()
-            }
-        }
+        // listens; the wait ends early if the first attempt fails (the store
+        // keeps trying), the server stops or the caller gives up.
+        if let postgres = syncStore as? PostgresSyncStore { await postgres.listening() }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         guard let baseURL = URL(string: "http://\(host):\(port)") else { throw ServerStartError.notListening }
         return RunningServer(baseURL: baseURL, port: port, group: group, task: running)

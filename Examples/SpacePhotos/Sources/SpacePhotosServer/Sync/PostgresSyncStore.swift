@@ -98,9 +98,10 @@ public final class PostgresSyncStore: SyncStore {
         changes.finish()
     }
 
-    /// Returns once the store receives other servers' notifications, or
-    /// once it has stopped (or the caller's task is cancelled): a server
-    /// started with it wakes its sockets for every push after that.
+    /// Returns once the store receives other servers' notifications, or its
+    /// first attempt to listen failed (it tries again every second), or it
+    /// has stopped, or the caller's task is cancelled: a server started with
+    /// it wakes its sockets for every push after that, as a rule.
     public func listening() async {
         let id = listener.withLockedValue { state in
             state.nextWaiter &+= 1
@@ -274,6 +275,8 @@ public final class PostgresSyncStore: SyncStore {
                 }
             } catch {
                 if Task.isCancelled { return }
+                // A server waiting for the first attempt starts anyway.
+                markListening()
                 logger.warning("The sync notifications stopped; listening again", metadata: ["error": "\(error)"])
             }
             // Not in a tight loop while the database is away.
