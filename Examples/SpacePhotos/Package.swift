@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         // The client generated from openapi.json (the member, photo and fact
@@ -113,6 +114,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // The sync rows in PostgreSQL, for servers sharing one database.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -225,6 +228,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // Drops each PostgreSQL test's schema.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
@@ -253,6 +258,8 @@ let package = Package(
                 "SpacePhotosAPI",
                 .product(name: "BaselineOpenAPI", package: "BaselineOpenAPI"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                // Drops each PostgreSQL test's schema.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ],

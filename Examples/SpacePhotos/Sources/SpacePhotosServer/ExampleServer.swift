@@ -119,9 +119,10 @@ public struct ExampleServer: Sendable {
         /// example app's to-do list, `todo` (`text`, at most 2,000 bytes, and
         /// `date`, a real).
         public var syncTables: [SyncedTable]
-        /// Where the synced rows are kept: in memory by default, or in an
-        /// SQLite file that outlives the server. The server opens the store
-        /// when it starts and closes it when it stops.
+        /// Where the synced rows are kept: in memory by default, in an
+        /// SQLite file that outlives the server, or in PostgreSQL, which
+        /// several servers can share. The server opens the store when it
+        /// starts and closes it when it stops.
         public var syncStorage: SyncStorage
         /// How far ahead of the server's clock (``now``) a pushed change may
         /// be stamped; later ones are refused (`clock_ahead`), since a device
@@ -201,7 +202,7 @@ public struct ExampleServer: Sendable {
     /// Starts the server in the background and returns once it accepts connections.
     public func start() async throws -> RunningServer {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let application = try await makeApplication { channel in
+        let (application, syncStore) = try await makeApplication { channel in
             if let port = channel.localAddress?.port { portSink.yield(port) }
             portSink.finish()
         }
@@ -224,6 +225,10 @@ public struct ExampleServer: Sendable {
             try await running.value
             throw ServerStartError.notListening
         }
+        // Other servers' pushes wake this one's sockets only once its store
+        // listens; the wait ends early if the first attempt fails (the store
+        // keeps trying), the server stops or the caller gives up.
+        if let postgres = syncStore as? PostgresSyncStore { await postgres.listening() }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         guard let baseURL = URL(string: "http://\(host):\(port)") else { throw ServerStartError.notListening }
         return RunningServer(baseURL: baseURL, port: port, group: group, task: running)
@@ -231,7 +236,7 @@ public struct ExampleServer: Sendable {
 
     /// Runs the server until SIGINT or SIGTERM.
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let application = try await makeApplication { channel in
+        let (application, _) = try await makeApplication { channel in
             if let port = channel.localAddress?.port { onListening(port) }
         }
         try await application.runService()
@@ -245,12 +250,12 @@ public struct ExampleServer: Sendable {
 
     func makeApplication(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
-    ) async throws -> some ApplicationProtocol {
+    ) async throws -> (some ApplicationProtocol, any SyncStore) {
         let idle = configuration.idleTimeout.components
         let idleTimeout = TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
         // Opened first and closed last (see SyncStoreService), or here if
         // the server cannot be set up.
-        let syncStore = try configuration.syncStorage.open()
+        let syncStore = try await configuration.syncStorage.open(logger: configuration.logger)
         let state = makeState(syncStore: syncStore)
         let accounts: [String: Account]
         let router: Router<ServerRequestContext>
@@ -258,7 +263,7 @@ public struct ExampleServer: Sendable {
             accounts = try await makeAccounts()
             router = try await makeRouter(state: state, accounts: accounts)
         } catch {
-            try? syncStore.close()
+            SyncStoreService.close(syncStore)
             throw error
         }
         let favourites = favouriteRoutes(state: state, accounts: accounts)
@@ -267,7 +272,7 @@ public struct ExampleServer: Sendable {
             http1: .init(idleTimeout: idleTimeout),
             ws: .init(maxFrameSize: FavouriteSocketRoutes.maximumMessageBytes)
         )
-        return Application(
+        let application = Application(
             router: router,
             // HTTP/1, and the upgrade to WebSocket for GET /favourites/live, GET /sync/live and GET /echo/socket.
             server: HTTPServerBuilder { responder in
@@ -291,10 +296,11 @@ public struct ExampleServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             // Services stop in the reverse order of their start, after the
             // HTTP server: the sync store closes once no request can use it.
-            services: [SyncStoreService(store: syncStore, logger: configuration.logger)],
+            services: [SyncStoreService(store: syncStore, feed: state.syncFeed, logger: configuration.logger)],
             onServerRunning: onServerRunning,
             logger: configuration.logger
         )
+        return (application, syncStore)
     }
 
     /// The tables a server keeps between requests, each bounded: made by

@@ -22,9 +22,22 @@ struct SyncIntegrationTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
     static let nowMilliseconds: UInt64 = 1_700_000_000_000
 
-    /// A server whose clock reads ``now``.
+    /// A server whose clock reads ``now``, its rows in memory.
     func withSyncServer(_ body: (RunningServer) async throws -> Void) async throws {
         try await withServer({ $0.now = { Self.now } }, body)
+    }
+
+    /// A server whose clock reads ``now``, its rows in fresh storage of `backend`.
+    func withSyncServer(on backend: SyncBackend, _ body: (RunningServer) async throws -> Void) async throws {
+        try await backend.withStorage { storage in
+            try await withServer(
+                {
+                    $0.now = { Self.now }
+                    $0.syncStorage = storage
+                },
+                body
+            )
+        }
     }
 
     /// `id`'s ID token, from a real login.
@@ -90,8 +103,9 @@ struct SyncIntegrationTests {
         return try answer.decoded()
     }
 
-    @Test func aMemberPushesAndPullsTheirOwnRows() async throws {
-        try await withSyncServer { server in
+    @Test(arguments: SyncBackend.allCases)
+    func aMemberPushesAndPullsTheirOwnRows(on backend: SyncBackend) async throws {
+        try await withSyncServer(on: backend) { server in
             let token = try await astro(server)
             let changes = [
                 Self.change("c1", row: "r1", ["text": .text("Buy milk"), "date": .real(1_700_000_000)]),
@@ -116,8 +130,9 @@ struct SyncIntegrationTests {
         }
     }
 
-    @Test func anotherMembersRowsCannotBeSeenNorChanged() async throws {
-        try await withSyncServer { server in
+    @Test(arguments: SyncBackend.allCases)
+    func anotherMembersRowsCannotBeSeenNorChanged(on backend: SyncBackend) async throws {
+        try await withSyncServer(on: backend) { server in
             let astro = try await astro(server)
             let luna = try await luna(server)
             let astros = Self.change("a1", row: "shared", ["text": .text("Astro's")])
@@ -257,8 +272,9 @@ struct SyncIntegrationTests {
         }
     }
 
-    @Test func aCursorTheServerNeverGaveIsRefused() async throws {
-        try await withSyncServer { server in
+    @Test(arguments: SyncBackend.allCases)
+    func aCursorTheServerNeverGaveIsRefused(on backend: SyncBackend) async throws {
+        try await withSyncServer(on: backend) { server in
             let token = try await astro(server)
             let ahead = try await pull(after: "5", token: token, on: server)
             #expect(ahead.status == .badRequest)
@@ -272,10 +288,11 @@ struct SyncIntegrationTests {
         }
     }
 
-    @Test func theLiveSocketSendsTheCursorOnConnectAndAfterEachPush() async throws {
+    @Test(arguments: SyncBackend.allCases)
+    func theLiveSocketSendsTheCursorOnConnectAndAfterEachPush(on backend: SyncBackend) async throws {
         let transport = AsyncHTTPClientTransport()
         do {
-            try await withSyncServer { server in
+            try await withSyncServer(on: backend) { server in
                 let astro = try await astro(server)
                 let luna = try await luna(server)
                 #expect(try await push([Self.change("a1", row: "a1", [:])], token: astro, on: server).status == .ok)
@@ -313,31 +330,39 @@ struct SyncIntegrationTests {
         }
     }
 
-    @Test func aServerRestartedOnItsSQLiteFileKeepsTheRows() async throws {
-        let directory = try TemporaryDirectory()
-        let file = directory.url.appendingPathComponent("sync.sqlite")
-        func withFileServer(_ body: (RunningServer) async throws -> Void) async throws {
-            try await withServer(
-                {
-                    $0.now = { Self.now }
-                    $0.syncStorage = .sqlite(file)
-                },
-                body
-            )
-        }
-        let change = Self.change("c1", row: "r1", ["text": .text("Still here")])
-        try await withFileServer { server in
-            let token = try await astro(server)
-            #expect(try await push([change], token: token, on: server).status == .ok)
-        }
-        try await withFileServer { server in
-            let token = try await astro(server)
-            let page = try await everything(token, on: server)
-            #expect(
-                page == SyncPage(rows: [SyncRow(table: "todo", row: "r1", state: change.state)], cursor: 1, more: false)
-            )
-            // The change is still known: pushed again, it moves nothing.
-            #expect(try await push([change], token: token, on: server).decoded(as: SyncPushResult.self).cursor == 1)
+    @Test(arguments: SyncBackend.allCases)
+    func aRestartedServerKeepsTheRows(on backend: SyncBackend) async throws {
+        try await backend.withStorage { storage in
+            func withStoredServer(_ body: (RunningServer) async throws -> Void) async throws {
+                try await withServer(
+                    {
+                        $0.now = { Self.now }
+                        $0.syncStorage = storage
+                    },
+                    body
+                )
+            }
+            let change = Self.change("c1", row: "r1", ["text": .text("Still here")])
+            try await withStoredServer { server in
+                let token = try await astro(server)
+                #expect(try await push([change], token: token, on: server).status == .ok)
+            }
+            try await withStoredServer { server in
+                let token = try await astro(server)
+                let page = try await everything(token, on: server)
+                #expect(
+                    page
+                        == SyncPage(
+                            rows: [SyncRow(table: "todo", row: "r1", state: change.state)],
+                            cursor: 1,
+                            more: false
+                        )
+                )
+                // The change is still known: pushed again, it moves nothing.
+                #expect(
+                    try await push([change], token: token, on: server).decoded(as: SyncPushResult.self).cursor == 1
+                )
+            }
         }
     }
 

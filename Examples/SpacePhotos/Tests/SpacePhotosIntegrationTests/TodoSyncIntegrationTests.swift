@@ -55,11 +55,22 @@ struct TodoDevice {
 struct TodoSyncIntegrationTests {
     func withMemberDevices(
         _ count: Int,
+        on backend: SyncBackend,
+        _ body: (RunningServer, [TodoDevice]) async throws -> Void
+    ) async throws {
+        try await backend.withStorage { storage in
+            try await withMemberDevices(count, storage: storage, body)
+        }
+    }
+
+    func withMemberDevices(
+        _ count: Int,
+        storage: SyncStorage,
         _ body: (RunningServer, [TodoDevice]) async throws -> Void
     ) async throws {
         let transport = AsyncHTTPClientTransport()
         do {
-            try await withServer { server in
+            try await withServer({ $0.syncStorage = storage }) { server in
                 let token = try await AuthAPI(client: server.client)
                     .logIn(for: User.ID(rawValue: "astro"), with: "stardust-42").rawValue
                 var devices: [TodoDevice] = []
@@ -75,8 +86,9 @@ struct TodoSyncIntegrationTests {
         }
     }
 
-    @Test func anItemAddedOnOneDeviceShowsInAnotherDevicesLiveQuery() async throws {
-        try await withMemberDevices(2) { _, devices in
+    @Test(arguments: SyncBackend.allCases)
+    func anItemAddedOnOneDeviceShowsInAnotherDevicesLiveQuery(on backend: SyncBackend) async throws {
+        try await withMemberDevices(2, on: backend) { _, devices in
             let (a, b) = (devices[0], devices[1])
             let running = Task { try await b.engine.run() }
             defer { running.cancel() }
@@ -90,8 +102,9 @@ struct TodoSyncIntegrationTests {
         }
     }
 
-    @Test func threeDevicesWithOfflineEditsConverge() async throws {
-        try await withMemberDevices(3) { _, devices in
+    @Test(arguments: SyncBackend.allCases)
+    func threeDevicesWithOfflineEditsConverge(on backend: SyncBackend) async throws {
+        try await withMemberDevices(3, on: backend) { _, devices in
             let (a, b, c) = (devices[0], devices[1], devices[2])
             try await a.repository.add("Buy milk")
             try await a.repository.add("Call mum")
@@ -169,10 +182,15 @@ struct TodoSyncIntegrationTests {
         }
     }
 
-    @Test func anotherMembersDeviceSeesNothingOfThem() async throws {
+    @Test(arguments: SyncBackend.allCases)
+    func anotherMembersDeviceSeesNothingOfThem(on backend: SyncBackend) async throws {
+        try await backend.withStorage { storage in try await anotherMembersDeviceSeesNothingOfThem(storage: storage) }
+    }
+
+    func anotherMembersDeviceSeesNothingOfThem(storage: SyncStorage) async throws {
         let transport = AsyncHTTPClientTransport()
         do {
-            try await withServer { server in
+            try await withServer({ $0.syncStorage = storage }) { server in
                 let auth = AuthAPI(client: server.client)
                 let astro = try await auth.logIn(for: User.ID(rawValue: "astro"), with: "stardust-42").rawValue
                 let luna = try await auth.logIn(for: User.ID(rawValue: "luna"), with: "moonwalk-1969").rawValue

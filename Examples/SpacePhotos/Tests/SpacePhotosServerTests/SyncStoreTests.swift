@@ -1,12 +1,14 @@
 import BaselineSync
 import Foundation
+import Logging
 import Testing
 
 @testable import SpacePhotosServer
 
-/// ``SQLiteSyncStore`` on real SQLite files in a temporary folder: merges,
-/// idempotent pushes, paging, ownership, and a store reopened after a stop.
-@Suite("The sync store (SQLite files)", .timeLimit(.minutes(2)))
+/// ``SQLiteSyncStore`` on real SQLite files in a temporary folder, and
+/// ``PostgresSyncStore`` in a schema of its own: merges, idempotent pushes,
+/// paging, ownership, and a store reopened after a stop.
+@Suite("The sync store (SQLite files, PostgreSQL)", .timeLimit(.minutes(2)))
 struct SyncStoreTests {
     /// A folder removed after the test.
     final class Folder {
@@ -24,12 +26,44 @@ struct SyncStoreTests {
         var database: URL { url.appendingPathComponent("sync.sqlite") }
     }
 
-    /// Runs `body` with a store in a file of its own, closed afterwards.
-    func withStore<T>(_ body: (SQLiteSyncStore, Folder) async throws -> T) async throws -> T {
-        let folder = try Folder()
-        let store = try SQLiteSyncStore(file: folder.database)
-        defer { try? store.close() }
-        return try await body(store, folder)
+    /// The stores these tests run on: both follow ``SyncStore`` to the letter.
+    enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case sqlite
+        /// With `BASELINE_POSTGRES_URL` (see ``PostgresTestDatabase``).
+        case postgres
+
+        var testDescription: String { rawValue }
+    }
+
+    /// Runs `body` with a store of `backend` of its own (a new file, or a new
+    /// schema), closed and removed afterwards.
+    func withStore(_ backend: Backend, _ body: (any SyncStore) async throws -> Void) async throws {
+        switch backend {
+        case .sqlite:
+            let folder = try Folder()
+            let store = try SQLiteSyncStore(file: folder.database)
+            defer { try? store.close() }
+            try await body(store)
+        case .postgres:
+            try await PostgresTestDatabase.withSchema { url, schema in
+                try await Self.withRunningStore(url: url, schema: schema, body)
+            }
+        }
+    }
+
+    /// Opens a ``PostgresSyncStore`` and runs it while `body` does.
+    static func withRunningStore(
+        url: URL,
+        schema: String,
+        _ body: (PostgresSyncStore) async throws -> Void
+    ) async throws {
+        let store = try await PostgresSyncStore.open(url: url, schema: schema, logger: PostgresTestDatabase.logger)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await store.run() }
+            // A throw cancels the group, which ends run() too.
+            try await body(store)
+            group.cancelAll()
+        }
     }
 
     static func at(_ milliseconds: UInt64, node: UInt64 = 1) -> HybridTimestamp {
@@ -46,8 +80,9 @@ struct SyncStoreTests {
         SyncChange(id: id, table: "todo", row: row, timestamp: at(milliseconds, node: node), fields: fields)
     }
 
-    @Test func twoDevicesEditingDifferentFieldsBothKeepTheirEdit() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func twoDevicesEditingDifferentFieldsBothKeepTheirEdit(on backend: Backend) async throws {
+        try await withStore(backend) { store in
             let first = try await store.push(
                 [Self.write("c1", row: "r", at: 100, ["text": .text("Buy milk"), "date": .real(1)])],
                 member: "astro"
@@ -84,8 +119,9 @@ struct SyncStoreTests {
         }
     }
 
-    @Test func aChangePushedTwiceIsAppliedOnce() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func aChangePushedTwiceIsAppliedOnce(on backend: Backend) async throws {
+        try await withStore(backend) { store in
             let change = Self.write("c1", row: "r", at: 100, ["text": .text("a")])
             #expect(try await store.push([change], member: "astro").cursor == 1)
             // Again, and again inside one push: answered as applied, nothing moves.
@@ -104,8 +140,9 @@ struct SyncStoreTests {
         }
     }
 
-    @Test func pagesFollowEachOtherInSeqOrder() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func pagesFollowEachOtherInSeqOrder(on backend: Backend) async throws {
+        try await withStore(backend) { store in
             let changes = (1...5).map { Self.write("c\($0)", row: "r\($0)", at: 100, ["text": .text("\($0)")]) }
             #expect(try await store.push(changes, member: "astro").cursor == 5)
             // r2 changes again: it moves to the end.
@@ -132,8 +169,9 @@ struct SyncStoreTests {
         }
     }
 
-    @Test func aCursorPastTheMembersLatestIsRefused() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func aCursorPastTheMembersLatestIsRefused(on backend: Backend) async throws {
+        try await withStore(backend) { store in
             await #expect(throws: SyncStoreError.cursorAhead(cursor: 1, latest: 0)) {
                 try await store.pull(member: "astro", after: 1, limit: 10)
             }
@@ -146,8 +184,9 @@ struct SyncStoreTests {
         }
     }
 
-    @Test func aPushTouchingAnotherMembersRowAppliesNothing() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func aPushTouchingAnotherMembersRowAppliesNothing(on backend: Backend) async throws {
+        try await withStore(backend) { store in
             let astros = Self.write("a1", row: "shared", at: 100, ["text": .text("Astro's")])
             _ = try await store.push([astros], member: "astro")
 
@@ -181,6 +220,26 @@ struct SyncStoreTests {
         // The change is still known as applied.
         #expect(try await second.push([change], member: "astro").cursor == 1)
         #expect(try await second.push([Self.write("c2", row: "r2", at: 1, [:])], member: "astro").cursor == 2)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aPushThatChangesRowsIsAnnounced(on backend: Backend) async throws {
+        try await withStore(backend) { store in
+            var changes = store.cursorChanges().makeAsyncIterator()
+            let change = Self.write("c1", row: "r", at: 1, ["text": .text("a")])
+            _ = try await store.push([change], member: "astro")
+            // Pushed again it changes nothing, so the next one announced is Luna's.
+            _ = try await store.push([change], member: "astro")
+            _ = try await store.push([Self.write("l1", row: "l", at: 1, [:])], member: "luna")
+            // PostgreSQL also brings each back through its notification: keep
+            // the latest per member, as the live sockets do.
+            var latest: [String: Int64] = [:]
+            while latest != ["astro": 1, "luna": 1] {
+                let next = try #require(await changes.next())
+                latest[next.member] = max(latest[next.member] ?? 0, next.cursor)
+                #expect(next.cursor == 1)
+            }
+        }
     }
 
     @Test func aStoreInMemoryWorksTheSame() async throws {

@@ -94,6 +94,9 @@ struct SyncRoutes: Sendable {
                 }
             )
         }
+        // At once, for this server's sockets; the store's cursorChanges()
+        // brings the same cursor again (the feed keeps the largest), and
+        // other servers' pushes.
         feed.publish(result.cursor, member: member)
         return result
     }

@@ -13,6 +13,7 @@ import GRDB
 /// Call ``close()`` when done with it (the server does, when it stops).
 public final class SQLiteSyncStore: SyncStore {
     private let database: any DatabaseWriter
+    private let changes = SyncCursorBroadcast()
 
     /// An empty store in memory: its rows go when it does.
     public init() throws {
@@ -29,12 +30,18 @@ public final class SQLiteSyncStore: SyncStore {
 
     /// Closes the database; the store cannot be used after.
     public func close() throws {
+        changes.finish()
         try database.close()
+    }
+
+    /// This store's pushes that change rows (see ``SyncStore/cursorChanges()``).
+    public func cursorChanges() -> AsyncStream<SyncCursorChange> {
+        changes.stream()
     }
 
     /// Applies `changes` for `member`, all or none (see ``SyncStore/push(_:member:)``).
     public func push(_ changes: [SyncChange], member: String) async throws -> SyncPushResult {
-        try await database.write { db in
+        let (result, changed) = try await database.write { db in
             let start = try Self.takeCounter(of: member, db)
             var counter = start
             var foreign: [String] = []
@@ -83,8 +90,10 @@ public final class SQLiteSyncStore: SyncStore {
             if counter != start {
                 try db.execute(sql: "UPDATE sync_member SET seq = ? WHERE member = ?", arguments: [counter, member])
             }
-            return SyncPushResult(applied: changes.map(\.id), cursor: counter)
+            return (SyncPushResult(applied: changes.map(\.id), cursor: counter), counter != start)
         }
+        if changed { self.changes.publish(SyncCursorChange(member: member, cursor: result.cursor)) }
+        return result
     }
 
     /// `member`'s rows after `cursor` (see ``SyncStore/pull(member:after:limit:)``).

@@ -10,32 +10,72 @@ public enum SyncStorage: Sendable, Hashable {
     /// In the SQLite database at this file (made if missing): a restarted
     /// server carries on where it stopped (`spacephotos serve --sync-database`).
     case sqlite(URL)
+    /// In the PostgreSQL database at this URL
+    /// (`postgres://user:password@host:port/database`), in `schema`
+    /// (made if missing): servers sharing it serve the same rows, and each
+    /// wakes its `GET /sync/live` sockets for the others' pushes
+    /// (``PostgresSyncStore``).
+    case postgres(URL, schema: String = "public")
 
-    /// Opens the store; whoever opens it closes it.
-    func open() throws -> SQLiteSyncStore {
+    /// The storage a `--sync-database` value names: a `postgres://` or
+    /// `postgresql://` URL, or else the path of an SQLite file.
+    public static func parse(_ value: String) -> SyncStorage {
+        let lowercased = value.lowercased()
+        if lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://"), let url = URL(string: value) {
+            return .postgres(url)
+        }
+        return .sqlite(URL(fileURLWithPath: value))
+    }
+
+    /// Opens the store; whoever opens it closes it (``SyncStoreService``).
+    func open(logger: Logger) async throws -> any SyncStore {
         switch self {
         case .memory: try SQLiteSyncStore()
         case .sqlite(let file): try SQLiteSyncStore(file: file)
+        case .postgres(let url, let schema): try await PostgresSyncStore.open(url: url, schema: schema, logger: logger)
         }
     }
 }
 
-/// Keeps a server's ``SQLiteSyncStore`` open while the server runs, and
-/// closes it when the server stops.
+/// Keeps a server's ``SyncStore`` open while the server runs, and closes it
+/// when the server stops; meanwhile hands the store's cursor changes to the
+/// server's `GET /sync/live` sockets.
 ///
 /// Added to the application's services, which stop in the reverse order of
 /// their start: after the HTTP server, so no request still holds the store.
 struct SyncStoreService: Service {
-    let store: SQLiteSyncStore
+    let store: any SyncStore
+    let feed: SyncCursorFeed
     let logger: Logger
 
     func run() async throws {
-        // Cancellation ends the wait too: the store closes either way.
-        try? await gracefulShutdown()
+        await withDiscardingTaskGroup { group in
+            // Children of this task: cancelling the service ends them, at
+            // whatever point of their start they are.
+            if let postgres = store as? PostgresSyncStore {
+                group.addTask { await postgres.run() }
+            }
+            group.addTask {
+                // Ends when the store closes or the task is cancelled.
+                for await change in store.cursorChanges() {
+                    feed.publish(change.cursor, member: change.member)
+                }
+            }
+            // Cancellation ends the wait too: the store closes either way.
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        guard let sqlite = store as? SQLiteSyncStore else { return }
         do {
-            try store.close()
+            try sqlite.close()
         } catch {
             logger.error("The sync database did not close", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Closes a store that never ran (the server could not be set up).
+    static func close(_ store: any SyncStore) {
+        // A PostgreSQL store holds no connection until it runs.
+        try? (store as? SQLiteSyncStore)?.close()
     }
 }

@@ -52,6 +52,16 @@ public protocol SyncStore: Sendable {
 
     /// `member`'s counter: the `seq` of its latest change, 0 before any.
     func cursor(member: String) async throws -> Int64
+
+    /// The cursor of each push that changes rows from now on, whichever
+    /// member's: what wakes `GET /sync/live` sockets.
+    ///
+    /// A store that other servers share (``PostgresSyncStore``) yields their
+    /// pushes too, so every server's sockets wake; ``SQLiteSyncStore``
+    /// yields its own. A cursor may come more than once, or after a larger
+    /// one: readers keep the largest. The stream ends when the store closes
+    /// or its reader's task is cancelled.
+    func cursorChanges() -> AsyncStream<SyncCursorChange>
 }
 
 /// Why a ``SyncStore`` refused a push or a pull; nothing was written.

@@ -21,7 +21,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The seed for photo days when a request names none: every app gets the same catalog.")
     var photoSeed: UInt64?
 
-    @Option(help: "An SQLite file for the synced rows, kept across restarts (made if missing). Default: in memory.")
+    @Option(
+        help: """
+            Where the synced rows are kept across restarts: an SQLite file (made if missing), or a PostgreSQL \
+            URL (postgres://user:password@host:port/database), which several servers can share. Default: in memory.
+            """
+    )
     var syncDatabase: String?
 
     @Option(
@@ -46,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
                 eventInterval: .milliseconds(200),
                 photoDateSeed: photoSeed,
                 idleTimeout: .seconds(max(1, idleTimeout)),
-                syncStorage: syncDatabase.map { .sqlite(URL(fileURLWithPath: $0)) } ?? .memory,
+                syncStorage: syncDatabase.map(SyncStorage.parse) ?? .memory,
                 logger: logger
             )
         )

@@ -1,0 +1,600 @@
+import BaselineSync
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+import ServiceLifecycle
+
+/// A ``SyncStore`` in PostgreSQL (postgres-nio), which several servers can
+/// share: what `spacephotos serve --sync-database postgres://…` uses.
+///
+/// Its tables and statements are ``SQLiteSyncStore``'s, in one schema. A push
+/// is one transaction that first locks the member's counter row
+/// (`SELECT … FOR UPDATE`), so one member's pushes through any number of
+/// servers run one after the other and take gap-free `seq`s. A push that
+/// changes rows sends `pg_notify` with the member's new cursor; every store
+/// on the database listens, so each server's `GET /sync/live` sockets wake
+/// whichever server took the push (``cursorChanges()``).
+///
+/// Open it with ``open(url:schema:logger:)``, which connects once to make the
+/// tables, then call ``run()`` while it is used: its connections live there,
+/// and end when that task is cancelled or shut down gracefully.
+public final class PostgresSyncStore: SyncStore {
+    /// The schema, validated: tables and the channel are named after it.
+    public let schema: String
+    private let client: PostgresClient
+    private let logger: Logger
+    private let channel: String
+    private let changes = SyncCursorBroadcast()
+    private let listener = NIOLockedValueBox(ListenerState())
+
+    private init(schema: String, client: PostgresClient, logger: Logger) {
+        self.schema = schema
+        self.client = client
+        self.logger = logger
+        channel = "\(schema)_sync_cursor"
+    }
+
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`,
+    /// `?sslmode=disable|prefer|require`, `prefer` by default), makes the
+    /// schema and tables if missing, and returns the store, not yet running.
+    ///
+    /// Servers starting at once do not race to make the tables: each makes
+    /// them holding the same advisory lock.
+    ///
+    /// - Throws: ``PostgresSyncStoreError`` when the URL or schema is not
+    ///   valid, or the database cannot be reached within five seconds.
+    public static func open(url: URL, schema: String = "public", logger: Logger) async throws -> PostgresSyncStore {
+        let target = try Target(url: url)
+        guard Self.isValidSchema(schema) else { throw PostgresSyncStoreError.invalidSchema(schema) }
+        // In a task of its own, which the caller's cancellation does not
+        // reach: postgres-nio's connect, cancelled as it connects, has been
+        // seen never to return. Uncancelled, the set-up ends within the
+        // connect timeout plus its few statements, and closes its connection.
+        let configuration = try target.connectionConfiguration()
+        try await Task { try await setUp(target: target, configuration: configuration, schema: schema, logger: logger) }
+            .value
+        let client = PostgresClient(configuration: try target.clientConfiguration(), backgroundLogger: logger)
+        return PostgresSyncStore(schema: schema, client: client, logger: logger)
+    }
+
+    /// Connects once, makes the schema and tables, and disconnects.
+    private static func setUp(
+        target: Target,
+        configuration: PostgresConnection.Configuration,
+        schema: String,
+        logger: Logger
+    ) async throws {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        } catch {
+            throw PostgresSyncStoreError.unreachable(target.description, reason: Self.reason(error))
+        }
+        do {
+            try await createTables(schema: schema, on: connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw PostgresSyncStoreError.setupFailed(target.description, reason: Self.reason(error))
+        }
+        try? await connection.close()
+    }
+
+    /// Runs the store's connections and its listener until the task is
+    /// cancelled or shut down gracefully (ServiceLifecycle); call it once.
+    ///
+    /// Queries wait for it to run, and fail once it has returned.
+    public func run() async {
+        // Whatever way this ends, nobody waits for a listener any more.
+        defer { stopListening() }
+        await withDiscardingTaskGroup { group in
+            // A child, so that cancelling this task ends the client too.
+            group.addTask { await self.client.run() }
+            group.addTask { await self.listen() }
+            // Returns on graceful shutdown or cancellation, whichever first.
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        changes.finish()
+    }
+
+    /// Returns once the store receives other servers' notifications, or its
+    /// first attempt to listen failed (it tries again every second), or it
+    /// has stopped, or the caller's task is cancelled: a server started with
+    /// it wakes its sockets for every push after that, as a rule.
+    public func listening() async {
+        let id = listener.withLockedValue { state in
+            state.nextWaiter &+= 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = listener.withLockedValue { state in
+                    if state.isListening || state.isStopped || state.cancelled.remove(id) != nil { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = listener.withLockedValue { state in
+                guard let waiter = state.waiters.removeValue(forKey: id) else {
+                    // Cancelled before waiting: the wait must not start.
+                    state.cancelled.insert(id)
+                    return nil as CheckedContinuation<Void, Never>?
+                }
+                return waiter
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Applies `changes` for `member`, all or none (see ``SyncStore/push(_:member:)``).
+    public func push(_ changes: [SyncChange], member: String) async throws -> SyncPushResult {
+        let tables = Tables(schema: schema)
+        let channel = channel
+        let (result, changed) = try await transaction { connection in
+            let start = try await Self.takeCounter(of: member, tables: tables, on: connection, logger: self.logger)
+            var counter = start
+            var foreign: [String] = []
+            for change in changes {
+                guard
+                    try await Self.markApplied(
+                        change.id,
+                        member: member,
+                        tables: tables,
+                        on: connection,
+                        logger: self.logger
+                    )
+                else { continue }
+                let stored = try await connection.query(
+                    "SELECT member, state FROM \(unescaped: tables.row) WHERE tbl = \(change.table) AND row_id = \(change.row)",
+                    logger: self.logger
+                )
+                .decode((String, String).self)
+                .first { _ in true }
+                var state = RowState()
+                if let stored {
+                    guard stored.0 == member else {
+                        foreign.append(change.id)
+                        continue
+                    }
+                    state = try Self.decode(stored.1)
+                }
+                let merged = state.merging(change.state)
+                // A change already known moves nothing: pulls need not see the row again.
+                guard stored == nil || merged != state else { continue }
+                guard counter < Int64.max else { throw SyncStoreError.counterExhausted }
+                // Another member may insert this new row at the same moment:
+                // the update happens only if the row is still this member's.
+                let encoded = try Self.encode(merged)
+                let next = counter + 1
+                let written = try await connection.query(
+                    """
+                    INSERT INTO \(unescaped: tables.row) (tbl, row_id, member, state, seq)
+                    VALUES (\(change.table), \(change.row), \(member), \(encoded), \(next))
+                    ON CONFLICT (tbl, row_id) DO UPDATE SET state = excluded.state, seq = excluded.seq
+                    WHERE \(unescaped: tables.row).member = excluded.member
+                    RETURNING 1
+                    """,
+                    logger: self.logger
+                )
+                .decode(Int32.self)
+                .first { _ in true }
+                guard written != nil else {
+                    foreign.append(change.id)
+                    continue
+                }
+                counter = next
+            }
+            // Thrown inside the transaction: it rolls back, marks included.
+            if !foreign.isEmpty { throw SyncStoreError.notYours(foreign) }
+            if counter != start {
+                try await connection.query(
+                    "UPDATE \(unescaped: tables.member) SET seq = \(counter) WHERE member = \(member)",
+                    logger: self.logger
+                )
+                // Delivered at commit, to every listening store, this one included.
+                let payload = Self.payload(member: member, cursor: counter)
+                try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: self.logger)
+            }
+            return (SyncPushResult(applied: changes.map(\.id), cursor: counter), counter != start)
+        }
+        // This server's sockets need not wait for the notification's round trip.
+        if changed { self.changes.publish(SyncCursorChange(member: member, cursor: result.cursor)) }
+        return result
+    }
+
+    /// `member`'s rows after `cursor` (see ``SyncStore/pull(member:after:limit:)``).
+    public func pull(member: String, after cursor: Int64, limit: Int) async throws -> SyncPage {
+        let limit = max(limit, 1)
+        let tables = Tables(schema: schema)
+        // Read in one snapshot, so the rows are those of the counter read.
+        return try await transaction { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
+            let latest = try await Self.counter(of: member, tables: tables, on: connection, logger: self.logger)
+            guard cursor <= latest else { throw SyncStoreError.cursorAhead(cursor: cursor, latest: latest) }
+            // One row more than asked for says whether more follow.
+            let fetch = Int64(limit == .max ? limit : limit + 1)
+            let rows = try await connection.query(
+                """
+                SELECT tbl, row_id, state, seq FROM \(unescaped: tables.row)
+                WHERE member = \(member) AND seq > \(cursor) ORDER BY seq LIMIT \(fetch)
+                """,
+                logger: self.logger
+            )
+            var page: [SyncRow] = []
+            var last = cursor
+            var count = 0
+            for try await (table, row, state, seq) in rows.decode((String, String, String, Int64).self) {
+                count += 1
+                guard count <= limit else { continue }
+                page.append(SyncRow(table: table, row: row, state: try Self.decode(state)))
+                last = seq
+            }
+            return SyncPage(rows: page, cursor: last, more: count > limit)
+        }
+    }
+
+    /// `member`'s counter, 0 before any change.
+    public func cursor(member: String) async throws -> Int64 {
+        let tables = Tables(schema: schema)
+        return try await client.withConnection { connection in
+            try await Self.counter(of: member, tables: tables, on: connection, logger: self.logger)
+        }
+    }
+
+    /// Every server's pushes on this database that change rows, once
+    /// ``run()`` listens (see ``SyncStore/cursorChanges()``).
+    public func cursorChanges() -> AsyncStream<SyncCursorChange> {
+        changes.stream()
+    }
+
+    // MARK: - Listening
+
+    private struct ListenerState {
+        var isListening = false
+        var isStopped = false
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var cancelled: Set<UInt64> = []
+        var nextWaiter: UInt64 = 0
+    }
+
+    /// Listens on the channel, again after a lost connection, until cancelled.
+    private func listen() async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: channel) { notifications in
+                        markListening()
+                        for try await notification in notifications {
+                            guard let change = Self.change(from: notification.payload) else { continue }
+                            changes.publish(change)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                // A server waiting for the first attempt starts anyway.
+                markListening()
+                logger.warning("The sync notifications stopped; listening again", metadata: ["error": "\(error)"])
+            }
+            // Not in a tight loop while the database is away.
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func markListening() {
+        let waiters = listener.withLockedValue { state in
+            state.isListening = true
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func stopListening() {
+        let waiters = listener.withLockedValue { state in
+            state.isStopped = true
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    static func payload(member: String, cursor: Int64) -> String { "\(cursor):\(member)" }
+
+    static func change(from payload: String) -> SyncCursorChange? {
+        guard let colon = payload.firstIndex(of: ":"), let cursor = Int64(payload[..<colon]) else { return nil }
+        return SyncCursorChange(member: String(payload[payload.index(after: colon)...]), cursor: cursor)
+    }
+
+    // MARK: - SQL
+
+    /// The tables' qualified names.
+    private struct Tables {
+        let row: String
+        let member: String
+        let applied: String
+
+        init(schema: String) {
+            row = "\"\(schema)\".sync_row"
+            member = "\"\(schema)\".sync_member"
+            applied = "\"\(schema)\".sync_applied"
+        }
+    }
+
+    /// Lowercase letters, digits and underscores, as PostgreSQL folds
+    /// unquoted names; short enough for the channel's name too.
+    static func isValidSchema(_ schema: String) -> Bool {
+        guard let first = schema.unicodeScalars.first, !("0"..."9").contains(first), schema.utf8.count <= 40 else {
+            return false
+        }
+        return schema.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    private static func createTables(schema: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let tables = Tables(schema: schema)
+        try await unwrappingTransactionErrors {
+            try await connection.withTransaction(logger: logger) { connection in
+                // Held until commit: two servers starting at once make the tables one after the other.
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.setupLock))", logger: logger)
+                try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema)\"")", logger: logger)
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS \(unescaped: tables.row) (
+                        tbl TEXT NOT NULL,
+                        row_id TEXT NOT NULL,
+                        member TEXT NOT NULL,
+                        state TEXT NOT NULL,
+                        seq BIGINT NOT NULL,
+                        PRIMARY KEY (tbl, row_id)
+                    )
+                    """,
+                    logger: logger
+                )
+                try await connection.query(
+                    "CREATE INDEX IF NOT EXISTS sync_row_member_seq ON \(unescaped: tables.row) (member, seq)",
+                    logger: logger
+                )
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS \(unescaped: tables.member) (
+                        member TEXT NOT NULL PRIMARY KEY,
+                        seq BIGINT NOT NULL
+                    )
+                    """,
+                    logger: logger
+                )
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS \(unescaped: tables.applied) (
+                        member TEXT NOT NULL,
+                        change_id TEXT NOT NULL,
+                        PRIMARY KEY (member, change_id)
+                    )
+                    """,
+                    logger: logger
+                )
+            }
+        }
+    }
+
+    /// The advisory lock the table set-up holds ("SPSYNC").
+    private static let setupLock: Int64 = 0x5350_5359_4E43
+
+    /// Runs `body` in a transaction, rethrowing its own errors as they are.
+    private func transaction<Result: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await Self.unwrappingTransactionErrors {
+            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        }
+    }
+
+    private static func unwrappingTransactionErrors<Result>(
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as PostgresTransactionError {
+            // The store's own errors (notYours…) are what callers catch.
+            if let closureError = error.closureError { throw closureError }
+            throw error
+        }
+    }
+
+    /// The member's counter, its row made if missing and locked until the
+    /// transaction ends: the member's other pushes wait here.
+    private static func takeCounter(
+        of member: String,
+        tables: Tables,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Int64 {
+        try await connection.query(
+            "INSERT INTO \(unescaped: tables.member) (member, seq) VALUES (\(member), 0) ON CONFLICT (member) DO NOTHING",
+            logger: logger
+        )
+        let counter = try await connection.query(
+            "SELECT seq FROM \(unescaped: tables.member) WHERE member = \(member) FOR UPDATE",
+            logger: logger
+        )
+        .decode(Int64.self)
+        .first { _ in true }
+        return counter ?? 0
+    }
+
+    private static func counter(
+        of member: String,
+        tables: Tables,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Int64 {
+        try await connection.query(
+            "SELECT seq FROM \(unescaped: tables.member) WHERE member = \(member)",
+            logger: logger
+        )
+        .decode(Int64.self)
+        .first { _ in true } ?? 0
+    }
+
+    /// Records that `member` pushed the change `id`; false when it already had.
+    private static func markApplied(
+        _ id: String,
+        member: String,
+        tables: Tables,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Bool {
+        let inserted = try await connection.query(
+            """
+            INSERT INTO \(unescaped: tables.applied) (member, change_id) VALUES (\(member), \(id))
+            ON CONFLICT (member, change_id) DO NOTHING
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        .decode(Int32.self)
+        .first { _ in true }
+        return inserted != nil
+    }
+
+    private static func encode(_ state: RowState) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(state), as: UTF8.self)
+    }
+
+    private static func decode(_ text: String) throws -> RowState {
+        try JSONDecoder().decode(RowState.self, from: Data(text.utf8))
+    }
+
+    /// What went wrong, for an operator: postgres-nio's errors hide their
+    /// details from `description` in case they reach end users.
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+
+    // MARK: - Connection settings
+
+    /// Where to connect, from a `postgres://` URL.
+    struct Target: CustomStringConvertible {
+        var host: String
+        var port: Int
+        var username: String
+        var password: String?
+        var database: String?
+        var sslMode: String
+
+        init(url: URL) throws {
+            guard
+                let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                ["postgres", "postgresql"].contains(components.scheme?.lowercased()),
+                let host = components.host, !host.isEmpty
+            else { throw PostgresSyncStoreError.invalidURL(Self.redacted(url)) }
+            self.host = host
+            port = components.port ?? 5432
+            username = components.user ?? "postgres"
+            password = components.password
+            let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            database = path.isEmpty ? nil : path
+            sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+            guard ["disable", "prefer", "require"].contains(sslMode) else {
+                throw PostgresSyncStoreError.invalidURL(Self.redacted(url))
+            }
+        }
+
+        /// The URL without its password, for messages.
+        var description: String { "postgres://\(username)@\(host):\(port)/\(database ?? "")" }
+
+        static func redacted(_ url: URL) -> String {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "(not a URL)" }
+            if components.password != nil { components.password = "…" }
+            return components.string ?? "(not a URL)"
+        }
+
+        var tls: PostgresConnection.Configuration.TLS {
+            get throws {
+                switch sslMode {
+                case "disable": .disable
+                case "require": try .require(.init(configuration: .makeClientConfiguration()))
+                default: try .prefer(.init(configuration: .makeClientConfiguration()))
+                }
+            }
+        }
+
+        func connectionConfiguration() throws -> PostgresConnection.Configuration {
+            var configuration = PostgresConnection.Configuration(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: try tls
+            )
+            // An unreachable database fails the start in seconds, not the default ten.
+            configuration.options.connectTimeout = .seconds(5)
+            return configuration
+        }
+
+        func clientConfiguration() throws -> PostgresClient.Configuration {
+            var configuration = PostgresClient.Configuration(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: try clientTLS
+            )
+            configuration.options.connectTimeout = .seconds(5)
+            return configuration
+        }
+
+        private var clientTLS: PostgresClient.Configuration.TLS {
+            get throws {
+                switch sslMode {
+                case "disable": .disable
+                case "require": .require(.makeClientConfiguration())
+                default: .prefer(.makeClientConfiguration())
+                }
+            }
+        }
+    }
+}
+
+/// Why a ``PostgresSyncStore`` could not open.
+public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL is not `postgres://user:password@host:port/database` (password redacted).
+    case invalidURL(String)
+    /// The schema is not lowercase letters, digits and underscores (at most 40).
+    case invalidSchema(String)
+    /// No connection to the database (password redacted), and why.
+    case unreachable(String, reason: String)
+    /// Connected, but the tables could not be made, and why.
+    case setupFailed(String, reason: String)
+
+    /// A sentence for the operator.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url):
+            "\(url) is not a PostgreSQL URL: use postgres://user:password@host:port/database."
+        case .invalidSchema(let schema):
+            "\"\(schema)\" is not a usable schema name: use lowercase letters, digits and underscores."
+        case .unreachable(let target, let reason):
+            "Cannot connect to PostgreSQL at \(target): \(reason)."
+        case .setupFailed(let target, let reason):
+            "Cannot create the sync tables in PostgreSQL at \(target): \(reason)."
+        }
+    }
+}
+
+extension PostgresSyncStoreError: LocalizedError {
+    /// The same sentence as ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+/// The PostgreSQL database the sync tests may use: `BASELINE_POSTGRES_URL`
+/// (`scripts/postgres start` starts one and prints it).
+///
+/// Without it, PostgreSQL tests are skipped with a message; with
+/// `BASELINE_REQUIRE_POSTGRES=1` (CI), they fail instead, so that a missing
+/// or unreachable database cannot pass for a green run.
+enum PostgresTestDatabase {
+    static let url: URL? = ProcessInfo.processInfo.environment["BASELINE_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : URL(string: $0)
+    }
+
+    static let isRequired = ProcessInfo.processInfo.environment["BASELINE_REQUIRE_POSTGRES"] == "1"
+
+    /// Whether PostgreSQL tests run: with a URL, or failing when one is required.
+    static let isEnabled = url != nil || isRequired
+
+    /// Warnings only: a store stopped as it connects says so at `info`.
+    static let logger: Logger = {
+        var logger = Logger(label: "tests.postgres")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    static let skipMessage: Comment =
+        "PostgreSQL not tested: set BASELINE_POSTGRES_URL (scripts/postgres start prints one)"
+
+    /// Runs `body` with the database's URL and a schema of its own, dropped
+    /// afterwards; without a URL, records why and does not run it.
+    static func withSchema(_ body: (URL, String) async throws -> Void) async throws {
+        guard let url else {
+            if isRequired {
+                Issue.record("BASELINE_REQUIRE_POSTGRES=1, but BASELINE_POSTGRES_URL is not set")
+            } else {
+                // Shown as a known issue: the run says PostgreSQL was not tested.
+                withKnownIssue(skipMessage) { Issue.record(skipMessage) }
+            }
+            return
+        }
+        let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        do {
+            try await body(url, schema)
+        } catch {
+            try? await drop(schema, at: url)
+            throw error
+        }
+        try await drop(schema, at: url)
+    }
+
+    /// Removes `schema` and its tables.
+    static func drop(_ schema: String, at url: URL) async throws {
+        let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let configuration = PostgresConnection.Configuration(
+            host: components.host ?? "127.0.0.1",
+            port: components.port ?? 5432,
+            username: components.user ?? "postgres",
+            password: components.password,
+            database: database.isEmpty ? nil : database,
+            tls: .disable
+        )
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration,
+            id: 1,
+            logger: logger
+        )
+        do {
+            try await connection.query("DROP SCHEMA IF EXISTS \(unescaped: "\"\(schema)\"") CASCADE", logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}
