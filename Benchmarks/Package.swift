@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing] [websocket] [openapi]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing] [websocket] [openapi] [sync]
 
 import PackageDescription
 
@@ -42,6 +42,7 @@ let package = Package(
                 .product(name: "SpacePhotosServer", package: "SpacePhotos"),
                 .product(name: "BaselinePersistence", package: "Baseline"),
                 .product(name: "BaselineStore", package: "Baseline"),
+                .product(name: "BaselineSync", package: "Baseline"),
                 .product(name: "BaselineTesting", package: "Baseline"),
                 .product(name: "SpacePhotosCore", package: "SpacePhotos"),
                 .product(name: "SpacePhotosTerminal", package: "SpacePhotos"),

@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing] [websocket] [openapi]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing] [websocket] [openapi] [sync]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -66,6 +66,10 @@ if wants("websocket") {
 
 if wants("openapi") {
     try await OpenAPIBenchmarks.run()
+}
+
+if wants("sync") {
+    try await SyncBenchmarks.run()
 }
 
 if selected.contains("openapi-alloc-probe") {
