@@ -41,11 +41,13 @@ public struct SyncedTable: Sendable, Hashable {
     /// field's column, type and size; not the clock or the owner, which are
     /// the server's to check.
     public func validate(_ change: SyncChange) -> (code: SyncRefusalCode, message: String)? {
-        guard !change.id.isEmpty, change.id.utf8.count <= Self.maximumRowIDBytes else {
-            return (.malformed, "A change id is 1…\(Self.maximumRowIDBytes) bytes.")
+        // NUL is refused too: PostgreSQL's text cannot hold it, and an id
+        // one store takes must be one every store takes.
+        guard !change.id.isEmpty, change.id.utf8.count <= Self.maximumRowIDBytes, !change.id.utf8.contains(0) else {
+            return (.malformed, "A change id is 1…\(Self.maximumRowIDBytes) bytes, without NUL.")
         }
-        guard !change.row.isEmpty, change.row.utf8.count <= Self.maximumRowIDBytes else {
-            return (.malformed, "A row id is 1…\(Self.maximumRowIDBytes) bytes.")
+        guard !change.row.isEmpty, change.row.utf8.count <= Self.maximumRowIDBytes, !change.row.utf8.contains(0) else {
+            return (.malformed, "A row id is 1…\(Self.maximumRowIDBytes) bytes, without NUL.")
         }
         if change.deleted {
             return change.fields.isEmpty ? nil : (.malformed, "A delete carries no fields.")

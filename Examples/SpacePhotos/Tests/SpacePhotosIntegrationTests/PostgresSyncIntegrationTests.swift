@@ -207,9 +207,12 @@ struct UnreachablePostgresTests {
         }
     }
 
-    @Test func aSyncDatabaseValueIsAURLOrAFile() {
-        #expect(SyncStorage.parse("postgres://u@h:5432/db") == .postgres(URL(string: "postgres://u@h:5432/db")!))
-        #expect(SyncStorage.parse("postgresql://u@h/db") == .postgres(URL(string: "postgresql://u@h/db")!))
-        #expect(SyncStorage.parse("sync.sqlite") == .sqlite(URL(fileURLWithPath: "sync.sqlite")))
+    @Test func aSyncDatabaseValueIsAURLOrAFile() throws {
+        #expect(try SyncStorage.parse("postgres://u@h:5432/db") == .postgres(URL(string: "postgres://u@h:5432/db")!))
+        #expect(try SyncStorage.parse("postgresql://u@h/db") == .postgres(URL(string: "postgresql://u@h/db")!))
+        #expect(try SyncStorage.parse("sync.sqlite") == .sqlite(URL(fileURLWithPath: "sync.sqlite")))
+        // A URL that does not parse is refused, not taken for a file name.
+        #expect(throws: SyncStorageError.invalidURL) { try SyncStorage.parse("postgres://u@[::1/db") }
+        #expect(throws: SyncStorageError.invalidURL) { try SyncStorage.parse("postgresql:///db") }
     }
 }

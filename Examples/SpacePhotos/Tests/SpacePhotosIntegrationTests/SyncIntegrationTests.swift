@@ -190,6 +190,8 @@ struct SyncIntegrationTests {
             SyncIntegrationTests.change("bad", row: String(repeating: "r", count: 129), ["text": .text("x")]), 400,
             "malformed_change"
         ),
+        // PostgreSQL's text cannot hold NUL: refused alike on every store.
+        (SyncIntegrationTests.change("bad", row: "r\u{0}", ["text": .text("x")]), 400, "malformed_change"),
         (
             SyncIntegrationTests.change(
                 "bad",

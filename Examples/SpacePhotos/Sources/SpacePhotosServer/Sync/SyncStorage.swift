@@ -19,12 +19,17 @@ public enum SyncStorage: Sendable, Hashable {
 
     /// The storage a `--sync-database` value names: a `postgres://` or
     /// `postgresql://` URL, or else the path of an SQLite file.
-    public static func parse(_ value: String) -> SyncStorage {
+    ///
+    /// - Throws: ``SyncStorageError/invalidURL`` for a PostgreSQL URL that
+    ///   does not parse (never taken for a file name, which would hide the
+    ///   mistake and write the password into a path).
+    public static func parse(_ value: String) throws(SyncStorageError) -> SyncStorage {
         let lowercased = value.lowercased()
-        if lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://"), let url = URL(string: value) {
-            return .postgres(url)
+        guard lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://") else {
+            return .sqlite(URL(fileURLWithPath: value))
         }
-        return .sqlite(URL(fileURLWithPath: value))
+        guard let url = URL(string: value), url.host?.isEmpty == false else { throw .invalidURL }
+        return .postgres(url)
     }
 
     /// Opens the store; whoever opens it closes it (``SyncStoreService``).
@@ -34,6 +39,18 @@ public enum SyncStorage: Sendable, Hashable {
         case .sqlite(let file): try SQLiteSyncStore(file: file)
         case .postgres(let url, let schema): try await PostgresSyncStore.open(url: url, schema: schema, logger: logger)
         }
+    }
+}
+
+/// Why a `--sync-database` value was refused.
+public enum SyncStorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// It starts like a PostgreSQL URL but is not one (the value is not
+    /// repeated: it may hold a password).
+    case invalidURL
+
+    /// One sentence for the command line.
+    public var description: String {
+        "The PostgreSQL URL does not parse: use postgres://user:password@host:port/database, the password percent-encoded."
     }
 }
 
@@ -49,6 +66,9 @@ struct SyncStoreService: Service {
     let logger: Logger
 
     func run() async throws {
+        // Subscribed before anything runs: a change announced while the
+        // service starts is not missed.
+        let changes = store.cursorChanges()
         await withDiscardingTaskGroup { group in
             // Children of this task: cancelling the service ends them, at
             // whatever point of their start they are.
@@ -57,7 +77,7 @@ struct SyncStoreService: Service {
             }
             group.addTask {
                 // Ends when the store closes or the task is cancelled.
-                for await change in store.cursorChanges() {
+                for await change in changes {
                     feed.publish(change.cursor, member: change.member)
                 }
             }

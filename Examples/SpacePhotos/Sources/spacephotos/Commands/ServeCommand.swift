@@ -41,6 +41,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "spacephotos.server")
         logger.logLevel = .info
+        let storage: SyncStorage
+        do {
+            storage = try syncDatabase.map { value throws(SyncStorageError) in try SyncStorage.parse(value) } ?? .memory
+        } catch {
+            throw ValidationError(error.description)
+        }
         // Paced event streams, so people can watch the counts change.
         let server = ExampleServer(
             configuration: .init(
@@ -51,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
                 eventInterval: .milliseconds(200),
                 photoDateSeed: photoSeed,
                 idleTimeout: .seconds(max(1, idleTimeout)),
-                syncStorage: syncDatabase.map(SyncStorage.parse) ?? .memory,
+                syncStorage: storage,
                 logger: logger
             )
         )
