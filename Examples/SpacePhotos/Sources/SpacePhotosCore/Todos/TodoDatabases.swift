@@ -134,7 +134,7 @@ public actor TodoDatabases {
 }
 
 extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
+    fileprivate nonisolated func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

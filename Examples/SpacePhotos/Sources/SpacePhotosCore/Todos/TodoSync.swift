@@ -133,12 +133,13 @@ public struct TodoSyncClient: Sendable {
         // the example's server is a local one, restarted often.
         configuration.maximumRetryDelay = .seconds(10)
         let server = HTTPSyncServer(client: client)
+        let schema = TodoSchema.sync
         let running = LockedValue<SyncEngine?>(nil)
         return TodoSyncClient(
             run: { [configuration] member, report in
                 let engine = SyncEngine(
                     database: try await database(member),
-                    schema: TodoSchema.sync,
+                    schema: schema,
                     server: server,
                     configuration: configuration
                 )
