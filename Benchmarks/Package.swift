@@ -3,7 +3,7 @@
 // Baseline's benchmarks: speed targets are measured here, in release builds,
 // never in timed unit tests.
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing] [websocket] [openapi] [sync]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [store] [images] [terminal] [http] [http-quick] [body-parsing] [websocket] [openapi] [sync] [sync-server]
 
 import PackageDescription
 
@@ -25,6 +25,8 @@ let package = Package(
         // Already in the graph through the example server: the raw WebSocket client row.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
+        // Already in the graph through the example server: drops the sync rows' schemas.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         .executableTarget(
@@ -52,6 +54,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 "DirectImageDecoding",
             ]
         ),

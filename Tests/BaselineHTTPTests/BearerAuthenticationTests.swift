@@ -66,6 +66,23 @@ struct BearerAuthenticationTests {
         #expect(sentTokens == ["Bearer fresh"])
     }
 
+    @Test func aFixedTokenIsSentAndItsRejectionReturnedAsItIs() async throws {
+        let auth = BearerAuthentication(token: "stale")
+        let (response, _) = try await send(apiRequest(.get, "/me"), through: [auth], to: transport)
+        // One request, no refresh and no second try: the 401 is the answer.
+        #expect(response.status == .unauthorized)
+        #expect(sentTokens == ["Bearer stale"])
+        #expect(tokens.refreshes.callCount == 0)
+
+        let (accepted, body) = try await send(
+            apiRequest(.get, "/me"),
+            through: [BearerAuthentication(token: "fresh")],
+            to: transport
+        )
+        #expect(accepted.status == .ok)
+        #expect(String(decoding: body, as: UTF8.self) == "me")
+    }
+
     @Test func sendsNoTokenWhenThereIsNone() async throws {
         let tokens = StubTokens(nil)
         let (response, _) = try await send(

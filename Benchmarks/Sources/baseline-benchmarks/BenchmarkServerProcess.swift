@@ -13,11 +13,14 @@ final class BenchmarkServerProcess {
     private let process: Process
     private let input: Pipe
 
-    /// Starts the child and waits for its address.
-    init() throws {
+    /// The child's process id, for reading its memory figures.
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Starts the child (`baseline-benchmarks <arguments>`) and waits for its address.
+    init(arguments: [String] = ["http-serve"]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["http-serve"]
+        process.arguments = arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -45,8 +48,8 @@ final class BenchmarkServerProcess {
     }
 
     /// Runs in the child: serves until standard input closes.
-    static func serve() async throws -> Never {
-        let server = try await ExampleServer().start()
+    static func serve(_ configuration: ExampleServer.Configuration = .init()) async throws -> Never {
+        let server = try await ExampleServer(configuration: configuration).start()
         // Written straight to the pipe: `print` would sit in stdio's buffer.
         FileHandle.standardOutput.write(Data("LISTENING \(server.baseURL.absoluteString)\n".utf8))
         // Blocks a thread of its own, not the concurrency pool's: this

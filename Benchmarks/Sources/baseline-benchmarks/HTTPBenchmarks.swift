@@ -550,18 +550,19 @@ struct ProcessUsage {
     }
 }
 
-/// Resident memory from `/proc/self/status` (Linux).
+/// Resident memory from `/proc/<process>/status` (Linux): this process's, or
+/// a child's (a benchmark's server) by its pid.
 enum Memory {
-    static func residentBytes() -> Int { field("VmRSS:") }
-    static func peakResidentBytes() -> Int { field("VmHWM:") }
+    static func residentBytes(of process: String = "self") -> Int { field("VmRSS:", of: process) }
+    static func peakResidentBytes(of process: String = "self") -> Int { field("VmHWM:", of: process) }
 
-    /// Resets the peak (VmHWM) by writing 5 to /proc/self/clear_refs.
-    static func resetPeak() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    /// Resets the peak (VmHWM) by writing 5 to /proc/<process>/clear_refs.
+    static func resetPeak(of process: String = "self") {
+        try? "5".write(toFile: "/proc/\(process)/clear_refs", atomically: false, encoding: .utf8)
     }
 
-    private static func field(_ name: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    private static func field(_ name: String, of process: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
             let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         else { return 0 }

@@ -1,6 +1,6 @@
 // Baseline's benchmarks. Run in release:
 //
-//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing] [websocket] [openapi] [sync]
+//   swift run -c release --package-path Benchmarks baseline-benchmarks [persistence] [live-queries] [shared] [store] [images] [terminal] [http] [http-quick] [http-stream] [http-allocations] [http-overhead] [http-cache] [body-parsing] [websocket] [openapi] [sync] [sync-server]
 
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
@@ -70,6 +70,15 @@ if wants("openapi") {
 
 if wants("sync") {
     try await SyncBenchmarks.run()
+}
+
+if wants("sync-server") {
+    try await SyncServerBenchmarks.run()
+}
+
+if selected.contains("sync-serve") {
+    // The example server as a child of the sync-server rows, with their members and storage.
+    try await SyncServerBenchmarks.ServerProcess.serve(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 if selected.contains("openapi-alloc-probe") {

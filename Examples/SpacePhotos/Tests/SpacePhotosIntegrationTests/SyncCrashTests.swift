@@ -130,7 +130,7 @@ struct SyncCrashTests {
                     client: HTTPClient(
                         baseURL: server.baseURL,
                         transport: transport,
-                        middleware: [BearerToken(token: token)]
+                        middleware: [BearerAuthentication(token: token)]
                     ),
                     usesLiveChannel: false
                 )

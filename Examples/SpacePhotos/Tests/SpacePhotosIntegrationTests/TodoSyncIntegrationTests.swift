@@ -10,20 +10,6 @@ import SpacePhotosCore
 import SpacePhotosServer
 import Testing
 
-/// Sends a fixed bearer token: a member's device, logged in.
-struct BearerToken: HTTPMiddleware {
-    var token: String
-    func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        next: @escaping Next
-    ) async throws -> (HTTPResponse, HTTPBody) {
-        var request = request
-        request.headerFields[.authorization] = "Bearer \(token)"
-        return try await next(request, body)
-    }
-}
-
 /// One device of a member: the app's own to-do database (a real file, the
 /// app's schema) and a sync engine on the real server.
 struct TodoDevice {
@@ -38,7 +24,11 @@ struct TodoDevice {
             migrator: TodoSchema.migrator
         )
         repository = TodoRepository(database: database)
-        let client = HTTPClient(baseURL: server.baseURL, transport: transport, middleware: [BearerToken(token: token)])
+        let client = HTTPClient(
+            baseURL: server.baseURL,
+            transport: transport,
+            middleware: [BearerAuthentication(token: token)]
+        )
         engine = SyncEngine(database: database, schema: TodoSchema.sync, server: HTTPSyncServer(client: client))
     }
 
@@ -147,7 +137,7 @@ struct TodoSyncIntegrationTests {
                         client: HTTPClient(
                             baseURL: server.baseURL,
                             transport: transport,
-                            middleware: [BearerToken(token: token)]
+                            middleware: [BearerAuthentication(token: token)]
                         )
                     )
                 }
@@ -167,7 +157,10 @@ struct TodoSyncIntegrationTests {
                 await #expect(throws: SyncError.otherAccount(bound: "astro", asked: "luna")) {
                     try await asLuna.run(User.ID(rawValue: "luna")) { status in last.withLock { $0 = status } }
                 }
-                #expect(last.current?.activity == .stopped("This database syncs for astro, not luna: nothing was sent"))
+                #expect(
+                    last.current?.activity
+                        == .stopped(SyncError.otherAccount(bound: "astro", asked: "luna").description)
+                )
                 let lunasOtherDevice = try await TodoDevice(server: server, token: luna, transport: transport)
                 try await lunasOtherDevice.engine.syncOnce()
                 #expect(try await lunasOtherDevice.texts().isEmpty)

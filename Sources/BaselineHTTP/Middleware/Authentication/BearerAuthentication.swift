@@ -31,12 +31,21 @@ import HTTPTypes
 /// Copies of the middleware share their refresh state; two separately made
 /// instances with one provider would refresh separately.
 ///
+/// A token that never changes (a test's, a service account's, one the app
+/// refreshes elsewhere) needs no provider:
+///
+/// ```swift
+/// let client = HTTPClient(baseURL: apiURL, middleware: [BearerAuthentication(token: token)])
+/// ```
+///
 /// Ordering: inside ``RetryMiddleware`` (each attempt reads the current
 /// token), outside the cache and coalescing (so that coalescing keys include
 /// the token, and a revalidation that gets a 401 is refreshed and retried).
 public struct BearerAuthentication: HTTPMiddleware {
     private let refresher: TokenRefresher
     private let authenticates: @Sendable (HTTPRequest) -> Bool
+    /// False for a fixed token: a 401 is the answer, there is nothing to refresh.
+    private let refreshes: Bool
 
     /// Creates the middleware.
     ///
@@ -51,6 +60,23 @@ public struct BearerAuthentication: HTTPMiddleware {
     ) {
         self.refresher = TokenRefresher(provider: provider)
         self.authenticates = authenticates
+        self.refreshes = true
+    }
+
+    /// Creates the middleware for a token that does not change: every
+    /// request carries it, and a 401 is returned as it is (there is no
+    /// refresh to try).
+    ///
+    /// - Parameters:
+    ///   - token: The bearer token, sent as `Authorization: Bearer <token>`.
+    ///   - authenticates: Which requests get the token; by default all.
+    public init(
+        token: String,
+        authenticates: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true }
+    ) {
+        self.refresher = TokenRefresher(provider: FixedToken(token: token))
+        self.authenticates = authenticates
+        self.refreshes = false
     }
 
     /// Adds the bearer token to `request` and, after a 401, sends it once more with a refreshed token.
@@ -64,7 +90,7 @@ public struct BearerAuthentication: HTTPMiddleware {
         else { return try await next(request, body) }
 
         let (response, responseBody) = try await next(Self.request(request, bearing: token), body)
-        guard response.status == .unauthorized, body.isReplayable else { return (response, responseBody) }
+        guard refreshes, response.status == .unauthorized, body.isReplayable else { return (response, responseBody) }
         await responseBody.releaseUnread()
         let fresh = try await refresher.replacement(for: token)
         return try await next(Self.request(request, bearing: fresh), body)
@@ -90,4 +116,14 @@ public struct BearerAuthentication: HTTPMiddleware {
     package func waitUntilRefreshWaiting(atLeast count: Int) async throws {
         try await refresher.waitUntilWaiting(atLeast: count)
     }
+}
+
+/// The provider of ``BearerAuthentication/init(token:authenticates:)``.
+private struct FixedToken: AccessTokenProvider {
+    let token: String
+
+    func accessToken() async throws -> String? { token }
+
+    // Never called: the middleware does not refresh a fixed token.
+    func refreshAccessToken(rejected: String) async throws -> String { token }
 }
