@@ -1,6 +1,7 @@
 import BaselineSync
 import Foundation
 import Logging
+import PostgresNIO
 import Testing
 
 @testable import SpacePhotosServer
@@ -84,6 +85,71 @@ struct PostgresSyncStoreTests {
         let http = try #require(URL(string: "http://u@127.0.0.1/db"))
         await #expect(throws: PostgresSyncStoreError.invalidURL("http://u@127.0.0.1/db")) {
             _ = try await PostgresSyncStore.open(url: http, logger: PostgresTestDatabase.logger)
+        }
+    }
+
+    // MARK: - Setting up
+
+    @Test func aStoreFindsItsTablesWithoutWaitingForLocksOnThem() async throws {
+        try await PostgresTestDatabase.withSchema { url, schema in
+            _ = try await PostgresSyncStore.open(url: url, schema: schema, logger: PostgresTestDatabase.logger)
+            try await PostgresTestDatabase.withConnection(to: url) { holder in
+                // A migration in progress: it holds the rows' table, which a
+                // second "CREATE INDEX IF NOT EXISTS" would wait for.
+                try await holder.query("BEGIN", logger: PostgresTestDatabase.logger)
+                try await holder.query(
+                    "LOCK TABLE \(unescaped: "\"\(schema)\"").sync_row IN ACCESS EXCLUSIVE MODE",
+                    logger: PostgresTestDatabase.logger
+                )
+                _ = try await PostgresSyncStore.open(url: url, schema: schema, logger: PostgresTestDatabase.logger)
+                try await holder.query("ROLLBACK", logger: PostgresTestDatabase.logger)
+            }
+        }
+    }
+
+    @Test func aSetUpThatCannotTakeALockFailsWithinItsTimeout() async throws {
+        try await PostgresTestDatabase.withSchema { url, schema in
+            try await PostgresTestDatabase.withConnection(to: url) { holder in
+                // Another session making the schema, not yet committed: the
+                // set-up's own CREATE SCHEMA waits for it.
+                try await holder.query("BEGIN", logger: PostgresTestDatabase.logger)
+                try await holder.query(
+                    "CREATE SCHEMA \(unescaped: "\"\(schema)\"")",
+                    logger: PostgresTestDatabase.logger
+                )
+                await #expect {
+                    _ = try await PostgresSyncStore.open(url: url, schema: schema, logger: PostgresTestDatabase.logger)
+                } throws: { error in
+                    guard case .setupFailed(_, let reason) = error as? PostgresSyncStoreError else { return false }
+                    return reason.contains("lock timeout")
+                }
+                try await holder.query("ROLLBACK", logger: PostgresTestDatabase.logger)
+            }
+        }
+    }
+
+    // MARK: - Cancellation
+
+    /// What `body` throws in a task cancelled before it starts; nil if nothing.
+    static func errorWhenCancelled(_ body: @escaping @Sendable () async throws -> Void) async -> (any Error)? {
+        await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                try await body()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        .value
+    }
+
+    @Test func anOpenCancelledBeforeItStartsThrowsCancellation() async throws {
+        try await PostgresTestDatabase.withSchema { url, schema in
+            let error = await Self.errorWhenCancelled {
+                _ = try await PostgresSyncStore.open(url: url, schema: schema, logger: PostgresTestDatabase.logger)
+            }
+            #expect(error is CancellationError)
         }
     }
 }

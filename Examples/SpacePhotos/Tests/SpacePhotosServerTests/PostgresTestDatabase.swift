@@ -53,6 +53,17 @@ enum PostgresTestDatabase {
 
     /// Removes `schema` and its tables.
     static func drop(_ schema: String, at url: URL) async throws {
+        try await withConnection(to: url) { connection in
+            try await connection.query("DROP SCHEMA IF EXISTS \(unescaped: "\"\(schema)\"") CASCADE", logger: logger)
+        }
+    }
+
+    /// Runs `body` on a connection of its own to `url`, closed afterwards.
+    @discardableResult
+    static func withConnection<Result>(
+        to url: URL,
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
         let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let configuration = PostgresConnection.Configuration(
@@ -69,11 +80,12 @@ enum PostgresTestDatabase {
             logger: logger
         )
         do {
-            try await connection.query("DROP SCHEMA IF EXISTS \(unescaped: "\"\(schema)\"") CASCADE", logger: logger)
+            let result = try await body(connection)
+            try await connection.close()
+            return result
         } catch {
             try? await connection.close()
             throw error
         }
-        try await connection.close()
     }
 }

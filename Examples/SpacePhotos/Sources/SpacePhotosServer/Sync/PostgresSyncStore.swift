@@ -50,10 +50,13 @@ public final class PostgresSyncStore: SyncStore {
         // In a task of its own, which the caller's cancellation does not
         // reach: postgres-nio's connect, cancelled as it connects, has been
         // seen never to return. Uncancelled, the set-up ends within the
-        // connect timeout plus its few statements, and closes its connection.
+        // connect timeout plus its statements' timeouts, and closes its
+        // connection.
         let configuration = try target.connectionConfiguration()
         try await Task { try await setUp(target: target, configuration: configuration, schema: schema, logger: logger) }
             .value
+        // The caller may have given up meanwhile: no client for nobody.
+        try Task.checkCancellation()
         let client = PostgresClient(configuration: try target.clientConfiguration(), backgroundLogger: logger)
         return PostgresSyncStore(schema: schema, client: client, logger: logger)
     }
@@ -316,11 +319,13 @@ public final class PostgresSyncStore: SyncStore {
         let row: String
         let member: String
         let applied: String
+        let index: String
 
         init(schema: String) {
             row = "\"\(schema)\".sync_row"
             member = "\"\(schema)\".sync_member"
             applied = "\"\(schema)\".sync_applied"
+            index = "\"\(schema)\".sync_row_member_seq"
         }
     }
 
@@ -333,12 +338,34 @@ public final class PostgresSyncStore: SyncStore {
         return schema.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
+    /// How long the set-up waits for a lock (another server's set-up, or a
+    /// migration holding the tables), and for any one statement: a server
+    /// fails to start, saying why, rather than wait for ever.
+    static let setupLockTimeout = "5s"
+    static let setupStatementTimeout = "15s"
+
     private static func createTables(schema: String, on connection: PostgresConnection, logger: Logger) async throws {
         let tables = Tables(schema: schema)
+        // Every server start after the first finds the tables: it takes no
+        // lock, so it cannot queue behind one held elsewhere.
+        if try await tablesExist(tables, on: connection, logger: logger) { return }
         try await unwrappingTransactionErrors {
             try await connection.withTransaction(logger: logger) { connection in
-                // Held until commit: two servers starting at once make the tables one after the other.
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.setupLock))", logger: logger)
+                try await connection.query(
+                    "SET LOCAL lock_timeout = '\(unescaped: setupLockTimeout)'",
+                    logger: logger
+                )
+                try await connection.query(
+                    "SET LOCAL statement_timeout = '\(unescaped: setupStatementTimeout)'",
+                    logger: logger
+                )
+                // Held until commit: two servers starting at once make the
+                // tables one after the other. Per schema, so that one stuck
+                // set-up holds up no other schema's.
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(Self.setupLock), hashtext(\(schema)))",
+                    logger: logger
+                )
                 try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema)\"")", logger: logger)
                 try await connection.query(
                     """
@@ -380,8 +407,26 @@ public final class PostgresSyncStore: SyncStore {
         }
     }
 
-    /// The advisory lock the table set-up holds ("SPSYNC").
-    private static let setupLock: Int64 = 0x5350_5359_4E43
+    /// Whether the tables and the index are all there already.
+    private static func tablesExist(
+        _ tables: Tables,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Bool {
+        let found = try await connection.query(
+            """
+            SELECT to_regclass(\(tables.row)) IS NOT NULL AND to_regclass(\(tables.member)) IS NOT NULL
+                AND to_regclass(\(tables.applied)) IS NOT NULL AND to_regclass(\(tables.index)) IS NOT NULL
+            """,
+            logger: logger
+        )
+        .decode(Bool.self)
+        .first { _ in true }
+        return found == true
+    }
+
+    /// The advisory lock the table set-up holds ("SPSY"), with the schema's hash.
+    private static let setupLock: Int32 = 0x5350_5359
 
     /// Runs `body` in a transaction, rethrowing its own errors as they are.
     private func transaction<Result: Sendable>(
