@@ -55,7 +55,10 @@ struct PostgresSyncStoreTests {
                 // Nobody waits for a listener that will never come.
                 await store.listening()
                 // Queries fail rather than wait for a client that stopped.
-                await #expect(throws: (any Error).self) { try await store.cursor(member: "astro") }
+                await #expect(throws: PostgresSyncStoreError.stopped) { try await store.cursor(member: "astro") }
+                await #expect(throws: PostgresSyncStoreError.stopped) {
+                    try await store.push([Self.write("c1", row: "r1")], member: "astro")
+                }
             }
         }
     }
@@ -150,6 +153,28 @@ struct PostgresSyncStoreTests {
                 _ = try await PostgresSyncStore.open(url: url, schema: schema, logger: PostgresTestDatabase.logger)
             }
             #expect(error is CancellationError)
+        }
+    }
+
+    @Test func callsFromACancelledTaskThrowCancellationAndChangeNothing() async throws {
+        try await PostgresTestDatabase.withSchema { url, schema in
+            try await SyncStoreTests.withRunningStore(url: url, schema: schema) { store in
+                // A connection is open and idle: the calls could go through.
+                let before = try await store.cursor(member: "astro")
+                #expect(before == 0)
+                let push = await Self.errorWhenCancelled {
+                    _ = try await store.push([Self.write("c1", row: "r1")], member: "astro")
+                }
+                #expect(push is CancellationError)
+                let pull = await Self.errorWhenCancelled {
+                    _ = try await store.pull(member: "astro", after: 0, limit: 10)
+                }
+                #expect(pull is CancellationError)
+                let cursor = await Self.errorWhenCancelled { _ = try await store.cursor(member: "astro") }
+                #expect(cursor is CancellationError)
+                let after = try await store.cursor(member: "astro")
+                #expect(after == 0)
+            }
         }
     }
 }

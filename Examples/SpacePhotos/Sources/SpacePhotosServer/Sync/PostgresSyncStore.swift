@@ -19,6 +19,10 @@ import ServiceLifecycle
 /// Open it with ``open(url:schema:logger:)``, which connects once to make the
 /// tables, then call ``run()`` while it is used: its connections live there,
 /// and end when that task is cancelled or shut down gracefully.
+///
+/// A call made from a cancelled task, or cancelled while it waits for a
+/// connection, throws `CancellationError`. A push that PostgreSQL aborts for
+/// a deadlock or a serialization failure is tried again, three times in all.
 public final class PostgresSyncStore: SyncStore {
     /// The schema, validated: tables and the channel are named after it.
     public let schema: String
@@ -27,11 +31,13 @@ public final class PostgresSyncStore: SyncStore {
     private let channel: String
     private let changes = SyncCursorBroadcast()
     private let listener = NIOLockedValueBox(ListenerState())
+    private let hooks: ListenerHooks
 
-    private init(schema: String, client: PostgresClient, logger: Logger) {
+    private init(schema: String, client: PostgresClient, logger: Logger, hooks: ListenerHooks) {
         self.schema = schema
         self.client = client
         self.logger = logger
+        self.hooks = hooks
         channel = "\(schema)_sync_cursor"
     }
 
@@ -45,6 +51,16 @@ public final class PostgresSyncStore: SyncStore {
     /// - Throws: ``PostgresSyncStoreError`` when the URL or schema is not
     ///   valid, or the database cannot be reached within five seconds.
     public static func open(url: URL, schema: String = "public", logger: Logger) async throws -> PostgresSyncStore {
+        try await open(url: url, schema: schema, logger: logger, hooks: ListenerHooks())
+    }
+
+    /// ``open(url:schema:logger:)``, with hooks into the listener for tests.
+    static func open(
+        url: URL,
+        schema: String = "public",
+        logger: Logger,
+        hooks: ListenerHooks
+    ) async throws -> PostgresSyncStore {
         let target = try Target(url: url)
         guard Self.isValidSchema(schema) else { throw PostgresSyncStoreError.invalidSchema(schema) }
         // In a task of its own, which the caller's cancellation does not
@@ -58,7 +74,7 @@ public final class PostgresSyncStore: SyncStore {
         // The caller may have given up meanwhile: no client for nobody.
         try Task.checkCancellation()
         let client = PostgresClient(configuration: try target.clientConfiguration(), backgroundLogger: logger)
-        return PostgresSyncStore(schema: schema, client: client, logger: logger)
+        return PostgresSyncStore(schema: schema, client: client, logger: logger, hooks: hooks)
     }
 
     /// Connects once, makes the schema and tables, and disconnects.
@@ -86,7 +102,8 @@ public final class PostgresSyncStore: SyncStore {
     /// Runs the store's connections and its listener until the task is
     /// cancelled or shut down gracefully (ServiceLifecycle); call it once.
     ///
-    /// Queries wait for it to run, and fail once it has returned.
+    /// Queries wait for it to run, and throw
+    /// ``PostgresSyncStoreError/stopped`` once it has returned.
     public func run() async {
         // Whatever way this ends, nobody waits for a listener any more.
         defer { stopListening() }
@@ -117,7 +134,7 @@ public final class PostgresSyncStore: SyncStore {
                     state.waiters[id] = continuation
                     return false
                 }
-                if resumeNow { continuation.resume() }
+                if resumeNow { continuation.resume() } else { hooks.waiting() }
             }
         } onCancel: {
             let waiter = listener.withLockedValue { state in
@@ -242,8 +259,16 @@ public final class PostgresSyncStore: SyncStore {
     /// `member`'s counter, 0 before any change.
     public func cursor(member: String) async throws -> Int64 {
         let tables = Tables(schema: schema)
-        return try await client.withConnection { connection in
-            try await Self.counter(of: member, tables: tables, on: connection, logger: self.logger)
+        try Task.checkCancellation()
+        try checkStopped()
+        do {
+            return try await client.withConnection { connection in
+                try await Self.counter(of: member, tables: tables, on: connection, logger: self.logger)
+            }
+        } catch {
+            try checkStopped()
+            if Self.isCancellation(error) { throw CancellationError() }
+            throw error
         }
     }
 
@@ -263,13 +288,28 @@ public final class PostgresSyncStore: SyncStore {
         var nextWaiter: UInt64 = 0
     }
 
+    /// Points in the listener's life where tests step in.
+    struct ListenerHooks: Sendable {
+        /// When ``listening()`` starts to wait.
+        var waiting: @Sendable () -> Void = {}
+        /// Before each attempt to listen, numbered from 0.
+        var beforeListening: @Sendable (_ attempt: Int) async -> Void = { _ in }
+        /// Once an attempt listens, with the listening connection.
+        var listening: @Sendable (_ attempt: Int, PostgresConnection) async throws -> Void = { _, _ in }
+    }
+
     /// Listens on the channel, again after a lost connection, until cancelled.
     private func listen() async {
+        var attempt = 0
         while !Task.isCancelled {
+            await hooks.beforeListening(attempt)
+            let current = attempt
+            attempt += 1
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
                         markListening()
+                        try await hooks.listening(current, connection)
                         for try await notification in notifications {
                             guard let change = Self.change(from: notification.payload) else { continue }
                             changes.publish(change)
@@ -428,13 +468,62 @@ public final class PostgresSyncStore: SyncStore {
     /// The advisory lock the table set-up holds ("SPSY"), with the schema's hash.
     private static let setupLock: Int32 = 0x5350_5359
 
-    /// Runs `body` in a transaction, rethrowing its own errors as they are.
+    /// Runs `body` in a transaction, rethrowing its own errors as they are
+    /// and a cancelled query as `CancellationError`; a transaction that
+    /// PostgreSQL aborted for a deadlock or a serialization failure runs
+    /// again, up to ``transactionAttempts`` in all.
     private func transaction<Result: Sendable>(
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await Self.unwrappingTransactionErrors {
-            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        // A pooled connection may be free, and postgres-nio would use it.
+        try Task.checkCancellation()
+        try checkStopped()
+        var attempt = 1
+        while true {
+            do {
+                return try await Self.unwrappingTransactionErrors {
+                    try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+                }
+            } catch {
+                try checkStopped()
+                if Self.isCancellation(error) { throw CancellationError() }
+                // Rolled back whole: running it again is safe, and the other
+                // transaction, let through, has usually finished by then.
+                guard attempt < Self.transactionAttempts, Self.isTransient(error) else { throw error }
+                attempt += 1
+                logger.debug("A sync transaction is retried", metadata: ["error": "\(Self.reason(error))"])
+            }
         }
+    }
+
+    /// How many times a transaction runs before a deadlock or serialization
+    /// failure reaches the caller.
+    static let transactionAttempts = 3
+
+    /// Throws ``PostgresSyncStoreError/stopped`` once ``run()`` has returned:
+    /// postgres-nio's own error then is a type of an internal module.
+    private func checkStopped() throws {
+        if listener.withLockedValue({ $0.isStopped }) { throw PostgresSyncStoreError.stopped }
+    }
+
+    /// Whether `error` is the caller's cancellation: postgres-nio reports a
+    /// query cancelled with its task as `queryCancelled`.
+    static func isCancellation(_ error: any Error) -> Bool {
+        if error is CancellationError || Task.isCancelled { return true }
+        return psqlErrors(in: error).contains { $0.code == .queryCancelled }
+    }
+
+    /// Whether PostgreSQL aborted the transaction for a deadlock (40P01) or a
+    /// serialization failure (40001), which running it again may not meet.
+    private static func isTransient(_ error: any Error) -> Bool {
+        psqlErrors(in: error).contains { ["40P01", "40001"].contains($0.serverInfo?[.sqlState]) }
+    }
+
+    /// `error` itself, or the errors of a transaction's steps.
+    private static func psqlErrors(in error: any Error) -> [PSQLError] {
+        if let error = error as? PSQLError { return [error] }
+        guard let error = error as? PostgresTransactionError else { return [] }
+        return [error.beginError, error.closureError, error.commitError].compactMap { $0 as? PSQLError }
     }
 
     private static func unwrappingTransactionErrors<Result>(
@@ -613,7 +702,7 @@ public final class PostgresSyncStore: SyncStore {
     }
 }
 
-/// Why a ``PostgresSyncStore`` could not open.
+/// Why a ``PostgresSyncStore`` could not open, or no longer answers.
 public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL is not `postgres://user:password@host:port/database` (password redacted).
     case invalidURL(String)
@@ -623,6 +712,8 @@ public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConve
     case unreachable(String, reason: String)
     /// Connected, but the tables could not be made, and why.
     case setupFailed(String, reason: String)
+    /// The store was used after its ``PostgresSyncStore/run()`` returned.
+    case stopped
 
     /// A sentence for the operator.
     public var description: String {
@@ -635,6 +726,8 @@ public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConve
             "Cannot connect to PostgreSQL at \(target): \(reason)."
         case .setupFailed(let target, let reason):
             "Cannot create the sync tables in PostgreSQL at \(target): \(reason)."
+        case .stopped:
+            "The PostgreSQL sync store has stopped: its connections are closed."
         }
     }
 }

@@ -33,11 +33,16 @@ public enum SyncStorage: Sendable, Hashable {
     }
 
     /// Opens the store; whoever opens it closes it (``SyncStoreService``).
-    func open(logger: Logger) async throws -> any SyncStore {
+    /// A PostgreSQL store's listener takes `hooks` (tests).
+    func open(
+        logger: Logger,
+        hooks: PostgresSyncStore.ListenerHooks = PostgresSyncStore.ListenerHooks()
+    ) async throws -> any SyncStore {
         switch self {
         case .memory: try SQLiteSyncStore()
         case .sqlite(let file): try SQLiteSyncStore(file: file)
-        case .postgres(let url, let schema): try await PostgresSyncStore.open(url: url, schema: schema, logger: logger)
+        case .postgres(let url, let schema):
+            try await PostgresSyncStore.open(url: url, schema: schema, logger: logger, hooks: hooks)
         }
     }
 }
