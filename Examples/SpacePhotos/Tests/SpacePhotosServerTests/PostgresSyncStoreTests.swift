@@ -177,4 +177,65 @@ struct PostgresSyncStoreTests {
             }
         }
     }
+
+    // MARK: - Reconnecting
+
+    @Test func aPushMadeWhileTheListenerReconnectsStillArrives() async throws {
+        try await PostgresTestDatabase.withSchema { url, schema in
+            // What the listener of the store under test reports, and the
+            // gate it waits at before listening again.
+            let (events, eventSink) = AsyncStream.makeStream(of: ListenerEvent.self)
+            let (gate, gateSink) = AsyncStream.makeStream(of: Void.self)
+            var hooks = PostgresSyncStore.ListenerHooks()
+            hooks.beforeListening = { attempt in
+                guard attempt == 1 else { return }
+                eventSink.yield(.reconnecting)
+                for await _ in gate { break }
+            }
+            hooks.listening = { attempt, connection in
+                let pid = try await connection.query("SELECT pg_backend_pid()", logger: PostgresTestDatabase.logger)
+                    .decode(Int32.self)
+                    .first { _ in true }
+                eventSink.yield(.listening(attempt: attempt, pid: pid ?? 0))
+            }
+            let listening = try await PostgresSyncStore.open(
+                url: url,
+                schema: schema,
+                logger: PostgresTestDatabase.logger,
+                hooks: hooks
+            )
+            try await SyncStoreTests.withRunningStore(url: url, schema: schema) { pusher in
+                var changes = listening.cursorChanges().makeAsyncIterator()
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { await listening.run(watching: { ["astro"] }) }
+                    var heard = events.makeAsyncIterator()
+                    guard case .listening(0, let pid) = await heard.next() else {
+                        Issue.record("The store never listened")
+                        return
+                    }
+                    try await PostgresTestDatabase.withConnection(to: url) { connection in
+                        try await connection.query("SELECT pg_terminate_backend(\(pid))", logger: PostgresTestDatabase.logger)
+                    }
+                    #expect(await heard.next() == .reconnecting)
+                    // Nobody listens in this store: the push's notification is lost.
+                    _ = try await pusher.push([Self.write("c1", row: "r1")], member: "astro")
+                    gateSink.yield()
+                    guard case .listening(1, _) = await heard.next() else {
+                        Issue.record("The store never listened again")
+                        return
+                    }
+                    // Heard by the new listener, after whatever it read on reconnecting.
+                    _ = try await pusher.push([Self.write("l1", row: "l1")], member: "luna")
+                    #expect(await changes.next() == SyncCursorChange(member: "astro", cursor: 1))
+                    #expect(await changes.next() == SyncCursorChange(member: "luna", cursor: 1))
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    enum ListenerEvent: Equatable, Sendable {
+        case listening(attempt: Int, pid: Int32)
+        case reconnecting
+    }
 }

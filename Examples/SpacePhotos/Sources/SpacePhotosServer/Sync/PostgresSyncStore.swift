@@ -17,7 +17,7 @@ import ServiceLifecycle
 /// whichever server took the push (``cursorChanges()``).
 ///
 /// Open it with ``open(url:schema:logger:)``, which connects once to make the
-/// tables, then call ``run()`` while it is used: its connections live there,
+/// tables, then call ``run(watching:)`` while it is used: its connections live there,
 /// and end when that task is cancelled or shut down gracefully.
 ///
 /// A call made from a cancelled task, or cancelled while it waits for a
@@ -104,13 +104,18 @@ public final class PostgresSyncStore: SyncStore {
     ///
     /// Queries wait for it to run, and throw
     /// ``PostgresSyncStoreError/stopped`` once it has returned.
-    public func run() async {
+    ///
+    /// - Parameter watched: The members whose cursors ``cursorChanges()``
+    ///   yields again, read from the database, each time the listener has
+    ///   reconnected: notifications sent while it was away are lost. A
+    ///   server passes the members with live sockets.
+    public func run(watching watched: @escaping @Sendable () -> [String] = { [] }) async {
         // Whatever way this ends, nobody waits for a listener any more.
         defer { stopListening() }
         await withDiscardingTaskGroup { group in
             // A child, so that cancelling this task ends the client too.
             group.addTask { await self.client.run() }
-            group.addTask { await self.listen() }
+            group.addTask { await self.listen(watching: watched) }
             // Returns on graceful shutdown or cancellation, whichever first.
             try? await gracefulShutdown()
             group.cancelAll()
@@ -273,7 +278,7 @@ public final class PostgresSyncStore: SyncStore {
     }
 
     /// Every server's pushes on this database that change rows, once
-    /// ``run()`` listens (see ``SyncStore/cursorChanges()``).
+    /// ``run(watching:)`` listens (see ``SyncStore/cursorChanges()``).
     public func cursorChanges() -> AsyncStream<SyncCursorChange> {
         changes.stream()
     }
@@ -294,20 +299,26 @@ public final class PostgresSyncStore: SyncStore {
         var waiting: @Sendable () -> Void = {}
         /// Before each attempt to listen, numbered from 0.
         var beforeListening: @Sendable (_ attempt: Int) async -> Void = { _ in }
-        /// Once an attempt listens, with the listening connection.
+        /// Once an attempt listens (and, after a reconnection, has published
+        /// the watched cursors), with the listening connection.
         var listening: @Sendable (_ attempt: Int, PostgresConnection) async throws -> Void = { _, _ in }
     }
 
     /// Listens on the channel, again after a lost connection, until cancelled.
-    private func listen() async {
+    private func listen(watching watched: @escaping @Sendable () -> [String]) async {
         var attempt = 0
         while !Task.isCancelled {
             await hooks.beforeListening(attempt)
+            let reconnected = attempt > 0
             let current = attempt
             attempt += 1
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
+                        // Listening now, so every later push is notified;
+                        // those made while the listener was away are not:
+                        // their members' cursors are read instead.
+                        if reconnected { try await publishCursors(of: watched(), on: connection) }
                         markListening()
                         try await hooks.listening(current, connection)
                         for try await notification in notifications {
@@ -324,6 +335,19 @@ public final class PostgresSyncStore: SyncStore {
             }
             // Not in a tight loop while the database is away.
             try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Publishes the cursors of `members` as they are in the database.
+    private func publishCursors(of members: [String], on connection: PostgresConnection) async throws {
+        guard !members.isEmpty else { return }
+        let tables = Tables(schema: schema)
+        let rows = try await connection.query(
+            "SELECT member, seq FROM \(unescaped: tables.member) WHERE member = ANY(\(members))",
+            logger: logger
+        )
+        for try await (member, cursor) in rows.decode((String, Int64).self) {
+            changes.publish(SyncCursorChange(member: member, cursor: cursor))
         }
     }
 
@@ -500,7 +524,7 @@ public final class PostgresSyncStore: SyncStore {
     /// failure reaches the caller.
     static let transactionAttempts = 3
 
-    /// Throws ``PostgresSyncStoreError/stopped`` once ``run()`` has returned:
+    /// Throws ``PostgresSyncStoreError/stopped`` once ``run(watching:)`` has returned:
     /// postgres-nio's own error then is a type of an internal module.
     private func checkStopped() throws {
         if listener.withLockedValue({ $0.isStopped }) { throw PostgresSyncStoreError.stopped }
@@ -712,7 +736,7 @@ public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConve
     case unreachable(String, reason: String)
     /// Connected, but the tables could not be made, and why.
     case setupFailed(String, reason: String)
-    /// The store was used after its ``PostgresSyncStore/run()`` returned.
+    /// The store was used after its ``PostgresSyncStore/run(watching:)`` returned.
     case stopped
 
     /// A sentence for the operator.

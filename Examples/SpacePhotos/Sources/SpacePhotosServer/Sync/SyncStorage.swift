@@ -78,7 +78,8 @@ struct SyncStoreService: Service {
             // Children of this task: cancelling the service ends them, at
             // whatever point of their start they are.
             if let postgres = store as? PostgresSyncStore {
-                group.addTask { await postgres.run() }
+                // After a lost connection, the sockets' members catch up.
+                group.addTask { await postgres.run(watching: { feed.members }) }
             }
             group.addTask {
                 // Ends when the store closes or the task is cancelled.
