@@ -4,6 +4,7 @@ import BaselineSync
 import Foundation
 import HTTPTypes
 import SpacePhotosCore
+import SpacePhotosTestSupport
 import Testing
 
 @testable import SpacePhotosServer

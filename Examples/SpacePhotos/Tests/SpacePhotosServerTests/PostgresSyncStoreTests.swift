@@ -2,6 +2,7 @@ import BaselineSync
 import Foundation
 import Logging
 import PostgresNIO
+import SpacePhotosTestSupport
 import Testing
 
 @testable import SpacePhotosServer

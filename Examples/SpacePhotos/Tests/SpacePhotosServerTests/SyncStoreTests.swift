@@ -1,6 +1,7 @@
 import BaselineSync
 import Foundation
 import Logging
+import SpacePhotosTestSupport
 import Testing
 
 @testable import SpacePhotosServer
