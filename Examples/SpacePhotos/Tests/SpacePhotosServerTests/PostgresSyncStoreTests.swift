@@ -215,7 +215,10 @@ struct PostgresSyncStoreTests {
                         return
                     }
                     try await PostgresTestDatabase.withConnection(to: url) { connection in
-                        try await connection.query("SELECT pg_terminate_backend(\(pid))", logger: PostgresTestDatabase.logger)
+                        try await connection.query(
+                            "SELECT pg_terminate_backend(\(pid))",
+                            logger: PostgresTestDatabase.logger
+                        )
                     }
                     #expect(await heard.next() == .reconnecting)
                     // Nobody listens in this store: the push's notification is lost.
