@@ -210,6 +210,16 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
+        // What the server and integration tests share: the PostgreSQL
+        // database they may use (BASELINE_POSTGRES_URL), a schema per test.
+        .target(
+            name: "SpacePhotosTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/SpacePhotosTestSupport"
+        ),
         // The server's parts on their own (byte ranges, the multipart
         // scanner, its bounded tables), and random requests through its
         // router in process (HummingbirdTesting).
@@ -217,6 +227,7 @@ let package = Package(
             name: "SpacePhotosServerTests",
             dependencies: [
                 "SpacePhotosServer",
+                "SpacePhotosTestSupport",
                 .product(name: "BaselineSync", package: "Baseline"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -239,6 +250,7 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 "SpacePhotosCore",
                 "SpacePhotosServer",
+                "SpacePhotosTestSupport",
                 "SyncCrashProbe",
                 // The demo's bridges (LegacyAuthAPI, AuthService, APIClient).
                 "spacephotos",

@@ -124,6 +124,8 @@ public struct ExampleServer: Sendable {
         /// several servers can share. The server opens the store when it
         /// starts and closes it when it stops.
         public var syncStorage: SyncStorage
+        /// Where tests step into a PostgreSQL store's listener.
+        var syncListenerHooks = PostgresSyncStore.ListenerHooks()
         /// How far ahead of the server's clock (``now``) a pushed change may
         /// be stamped; later ones are refused (`clock_ahead`), since a device
         /// whose clock runs ahead would otherwise win every conflict.
@@ -229,6 +231,12 @@ public struct ExampleServer: Sendable {
         // listens; the wait ends early if the first attempt fails (the store
         // keeps trying), the server stops or the caller gives up.
         if let postgres = syncStore as? PostgresSyncStore { await postgres.listening() }
+        if Task.isCancelled {
+            // The caller gave up: nobody would stop a server returned now.
+            await group.triggerGracefulShutdown()
+            _ = await running.result
+            throw CancellationError()
+        }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         guard let baseURL = URL(string: "http://\(host):\(port)") else { throw ServerStartError.notListening }
         return RunningServer(baseURL: baseURL, port: port, group: group, task: running)
@@ -255,7 +263,10 @@ public struct ExampleServer: Sendable {
         let idleTimeout = TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
         // Opened first and closed last (see SyncStoreService), or here if
         // the server cannot be set up.
-        let syncStore = try await configuration.syncStorage.open(logger: configuration.logger)
+        let syncStore = try await configuration.syncStorage.open(
+            logger: configuration.logger,
+            hooks: configuration.syncListenerHooks
+        )
         let state = makeState(syncStore: syncStore)
         let accounts: [String: Account]
         let router: Router<ServerRequestContext>

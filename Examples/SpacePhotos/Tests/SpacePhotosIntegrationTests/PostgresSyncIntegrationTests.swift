@@ -4,8 +4,10 @@ import BaselineSync
 import Foundation
 import HTTPTypes
 import SpacePhotosCore
-import SpacePhotosServer
+import SpacePhotosTestSupport
 import Testing
+
+@testable import SpacePhotosServer
 
 /// What only PostgreSQL storage can do or get wrong: two servers on one
 /// database, and servers stopped at any point of their start.
@@ -144,18 +146,43 @@ struct PostgresSyncIntegrationTests {
         }
     }
 
-    @Test func aServerWhoseStartIsCancelledAtAnyPointStops() async throws {
+    /// Returns when the task is cancelled.
+    static func untilCancelled() async {
+        let (never, sink) = AsyncStream.makeStream(of: Void.self)
+        for await _ in never {}
+        sink.finish()
+    }
+
+    @Test func aServerWhoseStartIsCancelledAtAnyPointThrowsCancellation() async throws {
         try await PostgresTestDatabase.withSchema { url, schema in
             var configuration = ExampleServer.Configuration(passwordHasher: PasswordHasher(cost: 4))
             configuration.syncStorage = .postgres(url, schema: schema)
+            // Its store never listens, so start() cannot return before it
+            // is cancelled: whatever step it is at, it stops and throws.
+            var held = configuration
+            held.syncListenerHooks.beforeListening = { _ in await Self.untilCancelled() }
             // Cancelled after more and more steps: connecting, making the
-            // tables, starting the client, listening, or once up.
+            // tables, starting the client, waiting for the listener.
             for yields in 0..<20 {
-                let starting = Task { try await ExampleServer(configuration: configuration).start() }
+                let starting = Task { [held] in try await ExampleServer(configuration: held).start() }
                 for _ in 0..<yields { await Task.yield() }
                 starting.cancel()
-                if let server = try? await starting.value { await server.stop() }
+                await #expect(throws: CancellationError.self) { _ = try await starting.value }
             }
+            // Cancelled as it waits for the listener, its last step.
+            let (reached, reachedSink) = AsyncStream.makeStream(of: Void.self)
+            held.syncListenerHooks.waiting = { reachedSink.yield() }
+            var waits = reached.makeAsyncIterator()
+            let starting = Task { [held] in try await ExampleServer(configuration: held).start() }
+            await waits.next()
+            starting.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await starting.value }
+            // And cancelled before it starts: nothing is opened.
+            let before = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await ExampleServer(configuration: configuration).start()
+            }
+            await #expect(throws: CancellationError.self) { _ = try await before.value }
             // The database is still usable: a server starts and serves.
             let server = try await ExampleServer(configuration: configuration).start()
             let token = try await Self.astro(on: server)

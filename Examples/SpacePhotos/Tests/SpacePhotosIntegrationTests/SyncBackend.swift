@@ -1,6 +1,7 @@
 import BaselineTesting
 import Foundation
 import SpacePhotosServer
+import SpacePhotosTestSupport
 import Testing
 
 /// The durable stores a sync test runs against: an SQLite file, and

@@ -1,6 +1,7 @@
 import BaselineSync
 import Foundation
 import Logging
+import SpacePhotosTestSupport
 import Testing
 
 @testable import SpacePhotosServer
@@ -47,6 +48,35 @@ struct SyncStoreTests {
         case .postgres:
             try await PostgresTestDatabase.withSchema { url, schema in
                 try await Self.withRunningStore(url: url, schema: schema, body)
+            }
+        }
+    }
+
+    /// Runs `first` with a store of `backend` of its own, then `second` with
+    /// the store opened again on the same file or schema.
+    func withStoreTwice(
+        _ backend: Backend,
+        _ first: (any SyncStore) async throws -> Void,
+        then second: (any SyncStore) async throws -> Void
+    ) async throws {
+        switch backend {
+        case .sqlite:
+            let folder = try Folder()
+            let store = try SQLiteSyncStore(file: folder.database)
+            do {
+                try await first(store)
+            } catch {
+                try? store.close()
+                throw error
+            }
+            try store.close()
+            let reopened = try SQLiteSyncStore(file: folder.database)
+            defer { try? reopened.close() }
+            try await second(reopened)
+        case .postgres:
+            try await PostgresTestDatabase.withSchema { url, schema in
+                try await Self.withRunningStore(url: url, schema: schema, first)
+                try await Self.withRunningStore(url: url, schema: schema, second)
             }
         }
     }
@@ -228,8 +258,6 @@ struct SyncStoreTests {
             var changes = store.cursorChanges().makeAsyncIterator()
             let change = Self.write("c1", row: "r", at: 1, ["text": .text("a")])
             _ = try await store.push([change], member: "astro")
-            // Pushed again it changes nothing, so the next one announced is Luna's.
-            _ = try await store.push([change], member: "astro")
             _ = try await store.push([Self.write("l1", row: "l", at: 1, [:])], member: "luna")
             // PostgreSQL also brings each back through its notification: keep
             // the latest per member, as the live sockets do.
@@ -239,6 +267,25 @@ struct SyncStoreTests {
                 latest[next.member] = max(latest[next.member] ?? 0, next.cursor)
                 #expect(next.cursor == 1)
             }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aPushThatChangesNothingIsNotAnnounced(on backend: Backend) async throws {
+        let change = Self.write("c1", row: "r", at: 5, ["text": .text("a")])
+        try await withStoreTwice(backend) { store in
+            let pushed = try await store.push([change], member: "astro")
+            #expect(pushed.cursor == 1)
+        } then: { store in
+            // Opened after that push, so it announces none of it.
+            var changes = store.cursorChanges().makeAsyncIterator()
+            // Pushed again, or older than the row: nothing changes...
+            #expect(try await store.push([change], member: "astro").cursor == 1)
+            let stale = Self.write("c2", row: "r", at: 1, ["text": .text("older")])
+            #expect(try await store.push([stale], member: "astro").cursor == 1)
+            // ...so the first announcement is that of a push that changes rows.
+            _ = try await store.push([Self.write("l1", row: "l", at: 1, [:])], member: "luna")
+            #expect(await changes.next() == SyncCursorChange(member: "luna", cursor: 1))
         }
     }
 

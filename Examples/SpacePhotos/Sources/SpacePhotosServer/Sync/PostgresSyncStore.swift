@@ -17,8 +17,12 @@ import ServiceLifecycle
 /// whichever server took the push (``cursorChanges()``).
 ///
 /// Open it with ``open(url:schema:logger:)``, which connects once to make the
-/// tables, then call ``run()`` while it is used: its connections live there,
+/// tables, then call ``run(watching:)`` while it is used: its connections live there,
 /// and end when that task is cancelled or shut down gracefully.
+///
+/// A call made from a cancelled task, or cancelled while it waits for a
+/// connection, throws `CancellationError`. A push that PostgreSQL aborts for
+/// a deadlock or a serialization failure is tried again, three times in all.
 public final class PostgresSyncStore: SyncStore {
     /// The schema, validated: tables and the channel are named after it.
     public let schema: String
@@ -27,11 +31,13 @@ public final class PostgresSyncStore: SyncStore {
     private let channel: String
     private let changes = SyncCursorBroadcast()
     private let listener = NIOLockedValueBox(ListenerState())
+    private let hooks: ListenerHooks
 
-    private init(schema: String, client: PostgresClient, logger: Logger) {
+    private init(schema: String, client: PostgresClient, logger: Logger, hooks: ListenerHooks) {
         self.schema = schema
         self.client = client
         self.logger = logger
+        self.hooks = hooks
         channel = "\(schema)_sync_cursor"
     }
 
@@ -45,17 +51,30 @@ public final class PostgresSyncStore: SyncStore {
     /// - Throws: ``PostgresSyncStoreError`` when the URL or schema is not
     ///   valid, or the database cannot be reached within five seconds.
     public static func open(url: URL, schema: String = "public", logger: Logger) async throws -> PostgresSyncStore {
+        try await open(url: url, schema: schema, logger: logger, hooks: ListenerHooks())
+    }
+
+    /// ``open(url:schema:logger:)``, with hooks into the listener for tests.
+    static func open(
+        url: URL,
+        schema: String = "public",
+        logger: Logger,
+        hooks: ListenerHooks
+    ) async throws -> PostgresSyncStore {
         let target = try Target(url: url)
         guard Self.isValidSchema(schema) else { throw PostgresSyncStoreError.invalidSchema(schema) }
         // In a task of its own, which the caller's cancellation does not
         // reach: postgres-nio's connect, cancelled as it connects, has been
         // seen never to return. Uncancelled, the set-up ends within the
-        // connect timeout plus its few statements, and closes its connection.
+        // connect timeout plus its statements' timeouts, and closes its
+        // connection.
         let configuration = try target.connectionConfiguration()
         try await Task { try await setUp(target: target, configuration: configuration, schema: schema, logger: logger) }
             .value
+        // The caller may have given up meanwhile: no client for nobody.
+        try Task.checkCancellation()
         let client = PostgresClient(configuration: try target.clientConfiguration(), backgroundLogger: logger)
-        return PostgresSyncStore(schema: schema, client: client, logger: logger)
+        return PostgresSyncStore(schema: schema, client: client, logger: logger, hooks: hooks)
     }
 
     /// Connects once, makes the schema and tables, and disconnects.
@@ -83,14 +102,20 @@ public final class PostgresSyncStore: SyncStore {
     /// Runs the store's connections and its listener until the task is
     /// cancelled or shut down gracefully (ServiceLifecycle); call it once.
     ///
-    /// Queries wait for it to run, and fail once it has returned.
-    public func run() async {
+    /// Queries wait for it to run, and throw
+    /// ``PostgresSyncStoreError/stopped`` once it has returned.
+    ///
+    /// - Parameter watched: The members whose cursors ``cursorChanges()``
+    ///   yields again, read from the database, each time the listener has
+    ///   reconnected: notifications sent while it was away are lost. A
+    ///   server passes the members with live sockets.
+    public func run(watching watched: @escaping @Sendable () -> [String] = { [] }) async {
         // Whatever way this ends, nobody waits for a listener any more.
         defer { stopListening() }
         await withDiscardingTaskGroup { group in
             // A child, so that cancelling this task ends the client too.
             group.addTask { await self.client.run() }
-            group.addTask { await self.listen() }
+            group.addTask { await self.listen(watching: watched) }
             // Returns on graceful shutdown or cancellation, whichever first.
             try? await gracefulShutdown()
             group.cancelAll()
@@ -114,7 +139,7 @@ public final class PostgresSyncStore: SyncStore {
                     state.waiters[id] = continuation
                     return false
                 }
-                if resumeNow { continuation.resume() }
+                if resumeNow { continuation.resume() } else { hooks.waiting() }
             }
         } onCancel: {
             let waiter = listener.withLockedValue { state in
@@ -239,13 +264,21 @@ public final class PostgresSyncStore: SyncStore {
     /// `member`'s counter, 0 before any change.
     public func cursor(member: String) async throws -> Int64 {
         let tables = Tables(schema: schema)
-        return try await client.withConnection { connection in
-            try await Self.counter(of: member, tables: tables, on: connection, logger: self.logger)
+        try Task.checkCancellation()
+        try checkStopped()
+        do {
+            return try await client.withConnection { connection in
+                try await Self.counter(of: member, tables: tables, on: connection, logger: self.logger)
+            }
+        } catch {
+            try checkStopped()
+            if Self.isCancellation(error) { throw CancellationError() }
+            throw error
         }
     }
 
     /// Every server's pushes on this database that change rows, once
-    /// ``run()`` listens (see ``SyncStore/cursorChanges()``).
+    /// ``run(watching:)`` listens (see ``SyncStore/cursorChanges()``).
     public func cursorChanges() -> AsyncStream<SyncCursorChange> {
         changes.stream()
     }
@@ -260,13 +293,34 @@ public final class PostgresSyncStore: SyncStore {
         var nextWaiter: UInt64 = 0
     }
 
+    /// Points in the listener's life where tests step in.
+    struct ListenerHooks: Sendable {
+        /// When ``listening()`` starts to wait.
+        var waiting: @Sendable () -> Void = {}
+        /// Before each attempt to listen, numbered from 0.
+        var beforeListening: @Sendable (_ attempt: Int) async -> Void = { _ in }
+        /// Once an attempt listens (and, after a reconnection, has published
+        /// the watched cursors), with the listening connection.
+        var listening: @Sendable (_ attempt: Int, PostgresConnection) async throws -> Void = { _, _ in }
+    }
+
     /// Listens on the channel, again after a lost connection, until cancelled.
-    private func listen() async {
+    private func listen(watching watched: @escaping @Sendable () -> [String]) async {
+        var attempt = 0
         while !Task.isCancelled {
+            await hooks.beforeListening(attempt)
+            let reconnected = attempt > 0
+            let current = attempt
+            attempt += 1
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
+                        // Listening now, so every later push is notified;
+                        // those made while the listener was away are not:
+                        // their members' cursors are read instead.
+                        if reconnected { try await publishCursors(of: watched(), on: connection) }
                         markListening()
+                        try await hooks.listening(current, connection)
                         for try await notification in notifications {
                             guard let change = Self.change(from: notification.payload) else { continue }
                             changes.publish(change)
@@ -281,6 +335,19 @@ public final class PostgresSyncStore: SyncStore {
             }
             // Not in a tight loop while the database is away.
             try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Publishes the cursors of `members` as they are in the database.
+    private func publishCursors(of members: [String], on connection: PostgresConnection) async throws {
+        guard !members.isEmpty else { return }
+        let tables = Tables(schema: schema)
+        let rows = try await connection.query(
+            "SELECT member, seq FROM \(unescaped: tables.member) WHERE member = ANY(\(members))",
+            logger: logger
+        )
+        for try await (member, cursor) in rows.decode((String, Int64).self) {
+            changes.publish(SyncCursorChange(member: member, cursor: cursor))
         }
     }
 
@@ -316,11 +383,13 @@ public final class PostgresSyncStore: SyncStore {
         let row: String
         let member: String
         let applied: String
+        let index: String
 
         init(schema: String) {
             row = "\"\(schema)\".sync_row"
             member = "\"\(schema)\".sync_member"
             applied = "\"\(schema)\".sync_applied"
+            index = "\"\(schema)\".sync_row_member_seq"
         }
     }
 
@@ -333,12 +402,34 @@ public final class PostgresSyncStore: SyncStore {
         return schema.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
+    /// How long the set-up waits for a lock (another server's set-up, or a
+    /// migration holding the tables), and for any one statement: a server
+    /// fails to start, saying why, rather than wait for ever.
+    static let setupLockTimeout = "5s"
+    static let setupStatementTimeout = "15s"
+
     private static func createTables(schema: String, on connection: PostgresConnection, logger: Logger) async throws {
         let tables = Tables(schema: schema)
+        // Every server start after the first finds the tables: it takes no
+        // lock, so it cannot queue behind one held elsewhere.
+        if try await tablesExist(tables, on: connection, logger: logger) { return }
         try await unwrappingTransactionErrors {
             try await connection.withTransaction(logger: logger) { connection in
-                // Held until commit: two servers starting at once make the tables one after the other.
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.setupLock))", logger: logger)
+                try await connection.query(
+                    "SET LOCAL lock_timeout = '\(unescaped: setupLockTimeout)'",
+                    logger: logger
+                )
+                try await connection.query(
+                    "SET LOCAL statement_timeout = '\(unescaped: setupStatementTimeout)'",
+                    logger: logger
+                )
+                // Held until commit: two servers starting at once make the
+                // tables one after the other. Per schema, so that one stuck
+                // set-up holds up no other schema's.
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(Self.setupLock), hashtext(\(schema)))",
+                    logger: logger
+                )
                 try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema)\"")", logger: logger)
                 try await connection.query(
                     """
@@ -380,16 +471,83 @@ public final class PostgresSyncStore: SyncStore {
         }
     }
 
-    /// The advisory lock the table set-up holds ("SPSYNC").
-    private static let setupLock: Int64 = 0x5350_5359_4E43
+    /// Whether the tables and the index are all there already.
+    private static func tablesExist(
+        _ tables: Tables,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Bool {
+        let found = try await connection.query(
+            """
+            SELECT to_regclass(\(tables.row)) IS NOT NULL AND to_regclass(\(tables.member)) IS NOT NULL
+                AND to_regclass(\(tables.applied)) IS NOT NULL AND to_regclass(\(tables.index)) IS NOT NULL
+            """,
+            logger: logger
+        )
+        .decode(Bool.self)
+        .first { _ in true }
+        return found == true
+    }
 
-    /// Runs `body` in a transaction, rethrowing its own errors as they are.
+    /// The advisory lock the table set-up holds ("SPSY"), with the schema's hash.
+    private static let setupLock: Int32 = 0x5350_5359
+
+    /// Runs `body` in a transaction, rethrowing its own errors as they are
+    /// and a cancelled query as `CancellationError`; a transaction that
+    /// PostgreSQL aborted for a deadlock or a serialization failure runs
+    /// again, up to ``transactionAttempts`` in all.
     private func transaction<Result: Sendable>(
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await Self.unwrappingTransactionErrors {
-            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        // A pooled connection may be free, and postgres-nio would use it.
+        try Task.checkCancellation()
+        try checkStopped()
+        var attempt = 1
+        while true {
+            do {
+                return try await Self.unwrappingTransactionErrors {
+                    try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+                }
+            } catch {
+                try checkStopped()
+                if Self.isCancellation(error) { throw CancellationError() }
+                // Rolled back whole: running it again is safe, and the other
+                // transaction, let through, has usually finished by then.
+                guard attempt < Self.transactionAttempts, Self.isTransient(error) else { throw error }
+                attempt += 1
+                logger.debug("A sync transaction is retried", metadata: ["error": "\(Self.reason(error))"])
+            }
         }
+    }
+
+    /// How many times a transaction runs before a deadlock or serialization
+    /// failure reaches the caller.
+    static let transactionAttempts = 3
+
+    /// Throws ``PostgresSyncStoreError/stopped`` once ``run(watching:)`` has returned:
+    /// postgres-nio's own error then is a type of an internal module.
+    private func checkStopped() throws {
+        if listener.withLockedValue({ $0.isStopped }) { throw PostgresSyncStoreError.stopped }
+    }
+
+    /// Whether `error` is the caller's cancellation: postgres-nio reports a
+    /// query cancelled with its task as `queryCancelled`.
+    static func isCancellation(_ error: any Error) -> Bool {
+        if error is CancellationError || Task.isCancelled { return true }
+        return psqlErrors(in: error).contains { $0.code == .queryCancelled }
+    }
+
+    /// Whether PostgreSQL aborted the transaction for a deadlock (40P01) or a
+    /// serialization failure (40001), which running it again may not meet.
+    private static func isTransient(_ error: any Error) -> Bool {
+        psqlErrors(in: error).contains { ["40P01", "40001"].contains($0.serverInfo?[.sqlState]) }
+    }
+
+    /// `error` itself, or the errors of a transaction's steps.
+    private static func psqlErrors(in error: any Error) -> [PSQLError] {
+        if let error = error as? PSQLError { return [error] }
+        guard let error = error as? PostgresTransactionError else { return [] }
+        return [error.beginError, error.closureError, error.commitError].compactMap { $0 as? PSQLError }
     }
 
     private static func unwrappingTransactionErrors<Result>(
@@ -568,7 +726,7 @@ public final class PostgresSyncStore: SyncStore {
     }
 }
 
-/// Why a ``PostgresSyncStore`` could not open.
+/// Why a ``PostgresSyncStore`` could not open, or no longer answers.
 public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL is not `postgres://user:password@host:port/database` (password redacted).
     case invalidURL(String)
@@ -578,6 +736,8 @@ public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConve
     case unreachable(String, reason: String)
     /// Connected, but the tables could not be made, and why.
     case setupFailed(String, reason: String)
+    /// The store was used after its ``PostgresSyncStore/run(watching:)`` returned.
+    case stopped
 
     /// A sentence for the operator.
     public var description: String {
@@ -590,6 +750,8 @@ public enum PostgresSyncStoreError: Error, Sendable, Hashable, CustomStringConve
             "Cannot connect to PostgreSQL at \(target): \(reason)."
         case .setupFailed(let target, let reason):
             "Cannot create the sync tables in PostgreSQL at \(target): \(reason)."
+        case .stopped:
+            "The PostgreSQL sync store has stopped: its connections are closed."
         }
     }
 }

@@ -17,10 +17,20 @@ public struct SyncCursorChange: Sendable, Hashable {
 
 /// Hands each cursor change to every stream made by ``stream()``: the part of
 /// ``SyncStore/cursorChanges()`` both stores share.
+///
+/// Only a member's latest cursor matters to a reader, so a stream keeps, for
+/// each member, the largest cursor not yet read: a reader that falls behind
+/// holds at most one value per member, however many pushes arrive.
 final class SyncCursorBroadcast: Sendable {
+    /// Held weakly: a stream dropped unread must not stay subscribed.
+    private struct Subscriber {
+        weak var reader: Reader?
+    }
+
     private struct State {
-        var continuations: [UInt64: AsyncStream<SyncCursorChange>.Continuation] = [:]
+        var readers: [UInt64: Subscriber] = [:]
         var nextID: UInt64 = 0
+        var isFinished = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -28,33 +38,116 @@ final class SyncCursorBroadcast: Sendable {
     init() {}
 
     /// A stream of the changes published from now on; it ends when its
-    /// reader stops reading or ``finish()`` is called.
+    /// reader's task is cancelled, the stream is dropped, or ``finish()`` is
+    /// called (after the values it holds).
     func stream() -> AsyncStream<SyncCursorChange> {
-        // Unbounded, but read by one forwarding loop that only hands cursors on.
-        let (stream, continuation) = AsyncStream.makeStream(of: SyncCursorChange.self)
+        let reader = Reader()
         let id = state.withLockedValue { state in
             state.nextID &+= 1
-            state.continuations[state.nextID] = continuation
+            if state.isFinished {
+                reader.finish()
+            } else {
+                state.readers[state.nextID] = Subscriber(reader: reader)
+            }
             return state.nextID
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLockedValue { _ = $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
+        // The stream owns the reader: once the stream ends or is dropped,
+        // the reader goes, and unsubscribes.
+        reader.onEnd = { [weak self] in self?.state.withLockedValue { _ = $0.readers.removeValue(forKey: id) } }
+        return AsyncStream { await reader.next() }
     }
 
-    /// Yields `change` to every stream.
+    /// Hands `change` to every stream.
     func publish(_ change: SyncCursorChange) {
-        let continuations = state.withLockedValue { Array($0.continuations.values) }
-        for continuation in continuations { continuation.yield(change) }
+        let readers = state.withLockedValue { $0.readers.values.compactMap(\.reader) }
+        for reader in readers { reader.offer(change) }
     }
 
     /// Ends every stream: the store is closing.
     func finish() {
-        let continuations = state.withLockedValue { state in
-            defer { state.continuations.removeAll() }
-            return Array(state.continuations.values)
+        let readers = state.withLockedValue { state in
+            state.isFinished = true
+            defer { state.readers.removeAll() }
+            return state.readers.values.compactMap(\.reader)
         }
-        for continuation in continuations { continuation.finish() }
+        for reader in readers { reader.finish() }
+    }
+
+    /// One stream's pending cursors, a member at most once each, and its
+    /// reader when it waits for one.
+    private final class Reader: Sendable {
+        private struct State {
+            /// The members with a cursor not yet read, in the order they came.
+            var order: [String] = []
+            var pending: [String: Int64] = [:]
+            var waiter: CheckedContinuation<SyncCursorChange?, Never>?
+            var isFinished = false
+            var onEnd: (@Sendable () -> Void)?
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        /// Called once, when the stream ends or is dropped, to unsubscribe.
+        var onEnd: (@Sendable () -> Void)? {
+            get { state.withLockedValue { $0.onEnd } }
+            set { state.withLockedValue { $0.onEnd = newValue } }
+        }
+
+        deinit {
+            state.withLockedValue { $0.onEnd }?()
+        }
+
+        func offer(_ change: SyncCursorChange) {
+            let waiter: CheckedContinuation<SyncCursorChange?, Never>? = state.withLockedValue { state in
+                guard !state.isFinished else { return nil }
+                if let waiter = state.waiter {
+                    state.waiter = nil
+                    return waiter
+                }
+                if let cursor = state.pending[change.member] {
+                    state.pending[change.member] = max(cursor, change.cursor)
+                } else {
+                    state.pending[change.member] = change.cursor
+                    state.order.append(change.member)
+                }
+                return nil
+            }
+            waiter?.resume(returning: change)
+        }
+
+        /// The oldest member's largest cursor, waiting for one if none is
+        /// pending; nil once finished or cancelled.
+        func next() async -> SyncCursorChange? {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<SyncCursorChange?, Never>) in
+                    let next: SyncCursorChange?? = state.withLockedValue { state in
+                        if !state.order.isEmpty {
+                            let member = state.order.removeFirst()
+                            let cursor = state.pending.removeValue(forKey: member) ?? 0
+                            return .some(SyncCursorChange(member: member, cursor: cursor))
+                        }
+                        if state.isFinished || Task.isCancelled {
+                            state.isFinished = true
+                            return .some(nil)
+                        }
+                        state.waiter = continuation
+                        return nil
+                    }
+                    if let next { continuation.resume(returning: next) }
+                }
+            } onCancel: {
+                finish()
+            }
+        }
+
+        /// Ends the stream once its pending cursors are read.
+        func finish() {
+            let waiter = state.withLockedValue { state in
+                state.isFinished = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
     }
 }

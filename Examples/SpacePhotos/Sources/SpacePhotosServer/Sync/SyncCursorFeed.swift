@@ -54,6 +54,9 @@ final class SyncCursorFeed: Sendable {
     /// How many connections are subscribed.
     var subscriberCount: Int { state.withLockedValue { $0.subscribers.values.reduce(0) { $0 + $1.count } } }
 
+    /// The members with a connection subscribed.
+    var members: [String] { state.withLockedValue { Array($0.subscribers.keys) } }
+
     /// Subscribes a connection of `member`. Subscribe before reading the
     /// member's cursor, and offer that cursor: then no push is missed.
     func subscribe(member: String) -> Subscription {

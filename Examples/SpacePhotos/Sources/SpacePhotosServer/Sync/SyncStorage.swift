@@ -33,11 +33,16 @@ public enum SyncStorage: Sendable, Hashable {
     }
 
     /// Opens the store; whoever opens it closes it (``SyncStoreService``).
-    func open(logger: Logger) async throws -> any SyncStore {
+    /// A PostgreSQL store's listener takes `hooks` (tests).
+    func open(
+        logger: Logger,
+        hooks: PostgresSyncStore.ListenerHooks = PostgresSyncStore.ListenerHooks()
+    ) async throws -> any SyncStore {
         switch self {
         case .memory: try SQLiteSyncStore()
         case .sqlite(let file): try SQLiteSyncStore(file: file)
-        case .postgres(let url, let schema): try await PostgresSyncStore.open(url: url, schema: schema, logger: logger)
+        case .postgres(let url, let schema):
+            try await PostgresSyncStore.open(url: url, schema: schema, logger: logger, hooks: hooks)
         }
     }
 }
@@ -73,7 +78,8 @@ struct SyncStoreService: Service {
             // Children of this task: cancelling the service ends them, at
             // whatever point of their start they are.
             if let postgres = store as? PostgresSyncStore {
-                group.addTask { await postgres.run() }
+                // After a lost connection, the sockets' members catch up.
+                group.addTask { await postgres.run(watching: { feed.members }) }
             }
             group.addTask {
                 // Ends when the store closes or the task is cancelled.
