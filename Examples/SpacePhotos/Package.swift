@@ -215,6 +215,7 @@ let package = Package(
         .target(
             name: "SpacePhotosTestSupport",
             dependencies: [
+                "SpacePhotosServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

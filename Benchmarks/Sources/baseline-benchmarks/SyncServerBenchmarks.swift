@@ -311,19 +311,10 @@ enum SyncServerBenchmarks {
 
     /// Removes a benchmark's schema and its tables.
     static func dropSchema(_ schema: String, at url: URL) async throws {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
-        let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         var logger = Logger(label: "benchmarks.postgres")
         logger.logLevel = .warning
         let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: components.host ?? "127.0.0.1",
-                port: components.port ?? 5432,
-                username: components.user ?? "postgres",
-                password: components.password,
-                database: database.isEmpty ? nil : database,
-                tls: .disable
-            ),
+            configuration: try PostgresSyncStore.connectionConfiguration(for: url),
             id: 1,
             logger: logger
         )

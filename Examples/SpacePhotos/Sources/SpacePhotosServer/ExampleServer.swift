@@ -239,7 +239,7 @@ public struct ExampleServer: Sendable {
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         guard let baseURL = URL(string: "http://\(host):\(port)") else { throw ServerStartError.notListening }
-        return RunningServer(baseURL: baseURL, port: port, group: group, task: running)
+        return RunningServer(baseURL: baseURL, port: port, syncEpoch: syncStore.epoch, group: group, task: running)
     }
 
     /// Runs the server until SIGINT or SIGTERM.
@@ -461,12 +461,16 @@ public final class RunningServer: Sendable {
     public let baseURL: URL
     /// The port the server listens on.
     public let port: Int
+    /// The epoch of the synced rows' data, which marks the server's sync
+    /// cursors (``SyncCursor``).
+    public let syncEpoch: Int64
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    init(baseURL: URL, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
+    init(baseURL: URL, port: Int, syncEpoch: Int64, group: ServiceGroup, task: Task<Void, any Error>) {
         self.baseURL = baseURL
         self.port = port
+        self.syncEpoch = syncEpoch
         self.group = group
         self.task = task
     }

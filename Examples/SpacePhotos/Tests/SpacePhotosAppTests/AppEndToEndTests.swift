@@ -424,6 +424,9 @@ struct AppEndToEndTests {
         try await first.terminal.press("Enter")
         try await first.terminal.waitFor("#1  Buy milk")
         try await first.terminal.press("Escape")
+        // Back in the list before anything else is typed there: a key within
+        // the Escape's quiet time (50 ms) would make Alt and that key of it.
+        try await first.terminal.waitFor("a add")
         try await second.terminal.waitForScreen("the first copy's item, in the second") {
             $0.contains("To-dos (1) · synced, live") && $0.contains("#1  Buy milk")
         }
@@ -473,6 +476,7 @@ struct AppEndToEndTests {
         try await run.terminal.press("Enter")
         try await run.terminal.waitFor("#1  Written offline")
         try await run.terminal.press("Escape")
+        try await run.terminal.waitFor("a add")
         try await run.terminal.waitForScreen("the item, waiting to be sent") {
             $0.contains("#1  Written offline") && $0.contains("offline, 1 to send")
         }

@@ -38,3 +38,8 @@ extension HTTPClientError {
         responseBody.flatMap { try? JSONDecoder().decode(APIError.Document.self, from: $0) }?.error
     }
 }
+
+extension RunningServer {
+    /// The sync cursor this server hands out for a member's `seq`.
+    func cursor(_ seq: Int64) -> Int64 { SyncCursor(seq: seq, epoch: syncEpoch).rawValue }
+}

@@ -113,20 +113,26 @@ struct SyncIntegrationTests {
             ]
             let pushed = try await push(changes, token: token, on: server)
             #expect(pushed.status == .ok)
-            #expect(try pushed.decoded(as: SyncPushResult.self) == SyncPushResult(applied: ["c1", "c2"], cursor: 2))
+            #expect(
+                try pushed.decoded(as: SyncPushResult.self)
+                    == SyncPushResult(applied: ["c1", "c2"], cursor: server.cursor(2))
+            )
             // Again, as after a lost answer: applied once.
             let again = try await push(changes, token: token, on: server)
-            #expect(try again.decoded(as: SyncPushResult.self) == SyncPushResult(applied: ["c1", "c2"], cursor: 2))
+            #expect(
+                try again.decoded(as: SyncPushResult.self)
+                    == SyncPushResult(applied: ["c1", "c2"], cursor: server.cursor(2))
+            )
 
             let first = try await pull(after: "0", limit: "1", token: token, on: server)
             #expect(first.status == .ok)
             let page: SyncPage = try first.decoded()
             #expect(page.rows == [SyncRow(table: "todo", row: "r1", state: changes[0].state)])
-            #expect(page.cursor == 1)
+            #expect(page.cursor == server.cursor(1))
             #expect(page.more)
-            let rest: SyncPage = try await pull(after: "1", token: token, on: server).decoded()
+            let rest: SyncPage = try await pull(after: "\(page.cursor)", token: token, on: server).decoded()
             let second = SyncRow(table: "todo", row: "r2", state: changes[1].state)
-            #expect(rest == SyncPage(rows: [second], cursor: 2, more: false))
+            #expect(rest == SyncPage(rows: [second], cursor: server.cursor(2), more: false))
         }
     }
 
@@ -159,7 +165,7 @@ struct SyncIntegrationTests {
             #expect(try await everything(luna, on: server) == SyncPage(rows: [], cursor: 0, more: false))
             let astrosRows = try await everything(astro, on: server)
             #expect(astrosRows.rows == [SyncRow(table: "todo", row: "shared", state: astros.state)])
-            #expect(astrosRows.cursor == 1)
+            #expect(astrosRows.cursor == server.cursor(1))
         }
     }
 
@@ -278,9 +284,16 @@ struct SyncIntegrationTests {
     func aCursorTheServerNeverGaveIsRefused(on backend: SyncBackend) async throws {
         try await withSyncServer(on: backend) { server in
             let token = try await astro(server)
-            let ahead = try await pull(after: "5", token: token, on: server)
-            #expect(ahead.status == .badRequest)
-            #expect(try ahead.decoded(as: SyncRefusal.self).error.code == .cursorAhead)
+            // Ahead of the member's latest; of no epoch; of another epoch
+            // (data the server has lost, or another server's).
+            let otherEpoch = server.syncEpoch == SyncCursor.epochs.upperBound ? 1 : server.syncEpoch + 1
+            let cursors = [server.cursor(5), 5, SyncCursor(seq: 1, epoch: otherEpoch).rawValue]
+            for cursor in cursors {
+                let ahead = try await pull(after: "\(cursor)", token: token, on: server)
+                #expect(ahead.status == .badRequest)
+                #expect(try ahead.decoded(as: SyncRefusal.self).error.code == .cursorAhead)
+            }
+            #expect(try await pull(after: "0", token: token, on: server).status == .ok)
 
             for (after, limit) in [("-1", nil), ("x", nil), (nil, "0"), (nil, "1001"), (nil, "ten")] {
                 let answer = try await pull(after: after, limit: limit, token: token, on: server)
@@ -302,18 +315,18 @@ struct SyncIntegrationTests {
                 let client = HTTPClient(baseURL: server.baseURL, transport: transport)
                 let socket = try await client.webSocket(.get("/sync/live", headerFields: Self.bearer(astro)))
                 var cursors = socket.messages(of: LiveCursor.self).makeAsyncIterator()
-                #expect(try await cursors.next() == LiveCursor(cursor: 1))
+                #expect(try await cursors.next() == LiveCursor(cursor: server.cursor(1)))
 
                 // A push over HTTP, another connection: the socket hears of it.
                 #expect(try await push([Self.change("a2", row: "a2", [:])], token: astro, on: server).status == .ok)
-                #expect(try await cursors.next() == LiveCursor(cursor: 2))
+                #expect(try await cursors.next() == LiveCursor(cursor: server.cursor(2)))
 
                 // Luna's pushes (her cursor goes to 5) are not Astro's business:
                 // his next message is his own push's.
                 let lunas = (1...5).map { Self.change("l\($0)", row: "l\($0)", [:]) }
                 #expect(try await push(lunas, token: luna, on: server).status == .ok)
                 #expect(try await push([Self.change("a3", row: "a3", [:])], token: astro, on: server).status == .ok)
-                #expect(try await cursors.next() == LiveCursor(cursor: 3))
+                #expect(try await cursors.next() == LiveCursor(cursor: server.cursor(3)))
                 await socket.close()
 
                 // Without a token, the handshake is refused with the JSON error.
@@ -335,7 +348,7 @@ struct SyncIntegrationTests {
     @Test(arguments: SyncBackend.allCases)
     func aRestartedServerKeepsTheRows(on backend: SyncBackend) async throws {
         try await backend.withStorage { storage in
-            func withStoredServer(_ body: (RunningServer) async throws -> Void) async throws {
+            func withStoredServer<T>(_ body: (RunningServer) async throws -> T) async throws -> T {
                 try await withServer(
                     {
                         $0.now = { Self.now }
@@ -345,24 +358,28 @@ struct SyncIntegrationTests {
                 )
             }
             let change = Self.change("c1", row: "r1", ["text": .text("Still here")])
-            try await withStoredServer { server in
+            let epoch = try await withStoredServer { server in
                 let token = try await astro(server)
                 #expect(try await push([change], token: token, on: server).status == .ok)
+                return server.syncEpoch
             }
             try await withStoredServer { server in
+                // The same data: the cursors devices hold still count in it.
+                #expect(server.syncEpoch == epoch)
                 let token = try await astro(server)
                 let page = try await everything(token, on: server)
                 #expect(
                     page
                         == SyncPage(
                             rows: [SyncRow(table: "todo", row: "r1", state: change.state)],
-                            cursor: 1,
+                            cursor: server.cursor(1),
                             more: false
                         )
                 )
                 // The change is still known: pushed again, it moves nothing.
                 #expect(
-                    try await push([change], token: token, on: server).decoded(as: SyncPushResult.self).cursor == 1
+                    try await push([change], token: token, on: server).decoded(as: SyncPushResult.self).cursor
+                        == server.cursor(1)
                 )
             }
         }

@@ -18,11 +18,22 @@ struct TodoDevice {
     let engine: SyncEngine
 
     init(server: RunningServer, token: String, transport: AsyncHTTPClientTransport) async throws {
-        directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let database = try await SQLiteDatabase.open(
             at: directory.url.appendingPathComponent("todos.sqlite"),
             migrator: TodoSchema.migrator
         )
+        self.init(directory: directory, database: database, server: server, token: token, transport: transport)
+    }
+
+    private init(
+        directory: TemporaryDirectory,
+        database: SQLiteDatabase,
+        server: RunningServer,
+        token: String,
+        transport: AsyncHTTPClientTransport
+    ) {
+        self.directory = directory
         repository = TodoRepository(database: database)
         let client = HTTPClient(
             baseURL: server.baseURL,
@@ -30,6 +41,24 @@ struct TodoDevice {
             middleware: [BearerAuthentication(token: token)]
         )
         engine = SyncEngine(database: database, schema: TodoSchema.sync, server: HTTPSyncServer(client: client))
+    }
+
+    /// This device, its database as it is, syncing with `server` from now
+    /// on (as an app does when its server comes back at a new address).
+    func syncing(
+        with server: RunningServer,
+        token: String,
+        transport: AsyncHTTPClientTransport
+    ) async throws
+        -> TodoDevice
+    {
+        TodoDevice(
+            directory: directory,
+            database: try await repository.database(),
+            server: server,
+            token: token,
+            transport: transport
+        )
     }
 
     /// The texts listed, in list order.
@@ -113,6 +142,49 @@ struct TodoSyncIntegrationTests {
             for device in devices {
                 #expect(Set(try await device.texts()) == ["Buy oat milk", "Water the plants"])
             }
+        }
+    }
+
+    /// A server in memory that restarts has lost its rows and counts
+    /// cursors from the start again: once it passes a device's old cursor,
+    /// that device must not take it for a position in the new data.
+    @Test func aDeviceOfARestartedServerPullsTheNewDataWhole() async throws {
+        let transport = AsyncHTTPClientTransport()
+        do {
+            func astro(_ server: RunningServer) async throws -> String {
+                try await AuthAPI(client: server.client).logIn(for: User.ID(rawValue: "astro"), with: "stardust-42")
+                    .rawValue
+            }
+            let (a, b) = try await withServer { server in
+                let token = try await astro(server)
+                let a = try await TodoDevice(server: server, token: token, transport: transport)
+                let b = try await TodoDevice(server: server, token: token, transport: transport)
+                try await a.repository.add(contentsOf: ["Old 1", "Old 2", "Old 3"])
+                try await a.engine.syncOnce()
+                try await b.engine.syncOnce()
+                #expect(try await b.texts().count == 3)
+                return (a, b)
+            }
+            try await withServer { server in
+                let token = try await astro(server)
+                let (a, b) = (
+                    try await a.syncing(with: server, token: token, transport: transport),
+                    try await b.syncing(with: server, token: token, transport: transport)
+                )
+                // Five changes: the new server's count passes B's old cursor (3).
+                let new = (1...5).map { "New \($0)" }
+                try await a.repository.add(contentsOf: new)
+                try await a.engine.syncOnce()
+                try await b.engine.syncOnce()
+                #expect(
+                    Set(try await b.texts()).isSuperset(of: new),
+                    "B got every new to-do, not those after its old cursor"
+                )
+            }
+            try await transport.shutdown()
+        } catch {
+            try? await transport.shutdown()
+            throw error
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SpacePhotosServer
 import Testing
 
 /// The PostgreSQL database the sync tests may use: `BASELINE_POSTGRES_URL`
@@ -67,18 +68,8 @@ public enum PostgresTestDatabase {
         to url: URL,
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
-        let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        let configuration = PostgresConnection.Configuration(
-            host: components.host ?? "127.0.0.1",
-            port: components.port ?? 5432,
-            username: components.user ?? "postgres",
-            password: components.password,
-            database: database.isEmpty ? nil : database,
-            tls: .disable
-        )
         let connection = try await PostgresConnection.connect(
-            configuration: configuration,
+            configuration: try PostgresSyncStore.connectionConfiguration(for: url),
             id: 1,
             logger: logger
         )

@@ -21,7 +21,8 @@ import NIOCore
 /// - `GET /sync/pull?after=<cursor>&limit=<n>` (`after` 0 by default,
 ///   `limit` 1…``maximumPullLimit``, ``defaultPullLimit`` by default; other
 ///   values 400 `bad_request`) → 200 ``SyncPage``; a cursor the server never
-///   gave → 400 `cursor_ahead` (a ``SyncRefusal``).
+///   gave, or gave for data it has since lost (``SyncCursor``) → 400
+///   `cursor_ahead` (a ``SyncRefusal``).
 ///
 /// Each push that changes rows is announced on `GET /sync/live`
 /// (``SyncSocketRoutes``).
@@ -53,14 +54,25 @@ struct SyncRoutes: Sendable {
             let member = try members.authenticate(request).id
             let after = try request.integerParameter("after", in: 0...Int.max) ?? 0
             let limit = try request.integerParameter("limit", in: 1...Self.maximumPullLimit) ?? Self.defaultPullLimit
-            do {
-                return try Response.json(try await store.pull(member: member, after: Int64(after), limit: limit))
-            } catch SyncStoreError.cursorAhead(let cursor, let latest) {
+            let epoch = store.epoch
+            guard let cursor = SyncCursor(Int64(after), epoch: epoch) else {
                 return try SyncRefusalError(
                     .badRequest,
                     code: .cursorAhead,
                     message:
-                        "The cursor \(cursor) is ahead of this member's latest, \(latest): it is not this server's. Pull again from 0."
+                        "The cursor \(after) is not one of this server's data, which was made anew. Pull again from 0."
+                ).response()
+            }
+            do {
+                var page = try await store.pull(member: member, after: cursor.seq, limit: limit)
+                page.cursor = SyncCursor(seq: page.cursor, epoch: epoch).rawValue
+                return try Response.json(page)
+            } catch SyncStoreError.cursorAhead {
+                return try SyncRefusalError(
+                    .badRequest,
+                    code: .cursorAhead,
+                    message:
+                        "The cursor \(after) is ahead of this member's latest: it is not this server's. Pull again from 0."
                 ).response()
             }
         }
@@ -96,9 +108,12 @@ struct SyncRoutes: Sendable {
         }
         // At once, for this server's sockets; the store's cursorChanges()
         // brings the same cursor again (the feed keeps the largest), and
-        // other servers' pushes.
+        // other servers' pushes. The feed counts in `seq`s.
         feed.publish(result.cursor, member: member)
-        return result
+        return SyncPushResult(
+            applied: result.applied,
+            cursor: SyncCursor(seq: result.cursor, epoch: store.epoch).rawValue
+        )
     }
 
     /// The body, at most ``maximumPushBytes`` (413 `push_too_large` past

@@ -114,8 +114,11 @@ struct SyncSocketRoutes: Sendable {
     /// Sends each cursor the subscription yields.
     func send(_ subscription: SyncCursorFeed.Subscription, to outbound: WebSocketOutboundWriter) async {
         let encoder = JSONEncoder()
+        let epoch = store.epoch
         do {
-            for await cursor in subscription.cursors {
+            // The feed counts in `seq`s; clients hold cursors.
+            for await seq in subscription.cursors {
+                let cursor = SyncCursor(seq: seq, epoch: epoch).rawValue
                 let text = String(decoding: try encoder.encode(Message(cursor: cursor)), as: UTF8.self)
                 try await outbound.write(.text(text))
             }

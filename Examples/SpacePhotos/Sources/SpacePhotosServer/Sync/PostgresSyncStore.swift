@@ -32,12 +32,16 @@ public final class PostgresSyncStore: SyncStore {
     private let changes = SyncCursorBroadcast()
     private let listener = NIOLockedValueBox(ListenerState())
     private let hooks: ListenerHooks
+    /// The epoch of the schema's data (see ``SyncStore/epoch``), drawn by
+    /// the first server that made its tables and read by every other.
+    public let epoch: Int64
 
-    private init(schema: String, client: PostgresClient, logger: Logger, hooks: ListenerHooks) {
+    private init(schema: String, client: PostgresClient, logger: Logger, hooks: ListenerHooks, epoch: Int64) {
         self.schema = schema
         self.client = client
         self.logger = logger
         self.hooks = hooks
+        self.epoch = epoch
         channel = "\(schema)_sync_cursor"
     }
 
@@ -69,34 +73,47 @@ public final class PostgresSyncStore: SyncStore {
         // connect timeout plus its statements' timeouts, and closes its
         // connection.
         let configuration = try target.connectionConfiguration()
-        try await Task { try await setUp(target: target, configuration: configuration, schema: schema, logger: logger) }
-            .value
+        let epoch = try await Task {
+            try await setUp(target: target, configuration: configuration, schema: schema, logger: logger)
+        }.value
         // The caller may have given up meanwhile: no client for nobody.
         try Task.checkCancellation()
         let client = PostgresClient(configuration: try target.clientConfiguration(), backgroundLogger: logger)
-        return PostgresSyncStore(schema: schema, client: client, logger: logger, hooks: hooks)
+        return PostgresSyncStore(schema: schema, client: client, logger: logger, hooks: hooks, epoch: epoch)
     }
 
-    /// Connects once, makes the schema and tables, and disconnects.
+    /// The configuration of one connection to the database at `url`, read
+    /// as ``open(url:schema:logger:)`` reads it: for tools and tests that
+    /// need a connection of their own (to drop a schema, say).
+    ///
+    /// - Throws: ``PostgresSyncStoreError/invalidURL(_:)``.
+    public static func connectionConfiguration(for url: URL) throws -> PostgresConnection.Configuration {
+        try Target(url: url).connectionConfiguration()
+    }
+
+    /// Connects once, makes the schema and tables, and disconnects;
+    /// returns the data's epoch.
     private static func setUp(
         target: Target,
         configuration: PostgresConnection.Configuration,
         schema: String,
         logger: Logger
-    ) async throws {
+    ) async throws -> Int64 {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
             throw PostgresSyncStoreError.unreachable(target.description, reason: Self.reason(error))
         }
+        let epoch: Int64
         do {
-            try await createTables(schema: schema, on: connection, logger: logger)
+            epoch = try await createTables(schema: schema, on: connection, logger: logger)
         } catch {
             try? await connection.close()
             throw PostgresSyncStoreError.setupFailed(target.description, reason: Self.reason(error))
         }
         try? await connection.close()
+        return epoch
     }
 
     /// Runs the store's connections and its listener until the task is
@@ -189,7 +206,7 @@ public final class PostgresSyncStore: SyncStore {
                 let merged = state.merging(change.state)
                 // A change already known moves nothing: pulls need not see the row again.
                 guard stored == nil || merged != state else { continue }
-                guard counter < Int64.max else { throw SyncStoreError.counterExhausted }
+                guard counter < SyncCursor.maximumSeq else { throw SyncStoreError.counterExhausted }
                 // Another member may insert this new row at the same moment:
                 // the update happens only if the row is still this member's.
                 let encoded = try Self.encode(merged)
@@ -384,12 +401,14 @@ public final class PostgresSyncStore: SyncStore {
         let member: String
         let applied: String
         let index: String
+        let epoch: String
 
         init(schema: String) {
             row = "\"\(schema)\".sync_row"
             member = "\"\(schema)\".sync_member"
             applied = "\"\(schema)\".sync_applied"
             index = "\"\(schema)\".sync_row_member_seq"
+            epoch = "\"\(schema)\".sync_epoch"
         }
     }
 
@@ -402,32 +421,46 @@ public final class PostgresSyncStore: SyncStore {
         return schema.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
-    /// How long the set-up waits for a lock (another server's set-up, or a
-    /// migration holding the tables), and for any one statement: a server
-    /// fails to start, saying why, rather than wait for ever.
+    /// How long the set-up waits for a lock on the tables (a migration
+    /// holding them), and for any one statement, the wait for another
+    /// server's set-up included: a server fails to start, saying why,
+    /// rather than wait for ever.
     static let setupLockTimeout = "5s"
     static let setupStatementTimeout = "15s"
 
-    private static func createTables(schema: String, on connection: PostgresConnection, logger: Logger) async throws {
+    /// Makes the tables if missing; returns the data's epoch.
+    private static func createTables(
+        schema: String,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Int64 {
         let tables = Tables(schema: schema)
         // Every server start after the first finds the tables: it takes no
         // lock, so it cannot queue behind one held elsewhere.
-        if try await tablesExist(tables, on: connection, logger: logger) { return }
-        try await unwrappingTransactionErrors {
+        if try await tablesExist(tables, on: connection, logger: logger),
+            let epoch = try await Self.epoch(tables, on: connection, logger: logger)
+        {
+            return epoch
+        }
+        return try await unwrappingTransactionErrors {
             try await connection.withTransaction(logger: logger) { connection in
-                try await connection.query(
-                    "SET LOCAL lock_timeout = '\(unescaped: setupLockTimeout)'",
-                    logger: logger
-                )
                 try await connection.query(
                     "SET LOCAL statement_timeout = '\(unescaped: setupStatementTimeout)'",
                     logger: logger
                 )
                 // Held until commit: two servers starting at once make the
                 // tables one after the other. Per schema, so that one stuck
-                // set-up holds up no other schema's.
-                try await connection.query(
+                // set-up holds up no other schema's. Waiting for it is
+                // waiting for another set-up, bounded by its statement
+                // timeout, not by the lock timeout: servers starting together
+                // on a loaded machine may queue here for seconds. The rows are
+                // read so that a failure surfaces here, not at the next statement.
+                for try await _ in try await connection.query(
                     "SELECT pg_advisory_xact_lock(\(Self.setupLock), hashtext(\(schema)))",
+                    logger: logger
+                ) {}
+                try await connection.query(
+                    "SET LOCAL lock_timeout = '\(unescaped: setupLockTimeout)'",
                     logger: logger
                 )
                 try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema)\"")", logger: logger)
@@ -467,6 +500,20 @@ public final class PostgresSyncStore: SyncStore {
                     """,
                     logger: logger
                 )
+                // One row; drawn by the first server, under the lock above.
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS \(unescaped: tables.epoch) (epoch BIGINT NOT NULL)",
+                    logger: logger
+                )
+                let drawn = Int64.random(in: SyncCursor.epochs)
+                try await connection.query(
+                    """
+                    INSERT INTO \(unescaped: tables.epoch) (epoch)
+                    SELECT \(drawn) WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: tables.epoch))
+                    """,
+                    logger: logger
+                )
+                return try await Self.epoch(tables, on: connection, logger: logger) ?? drawn
             }
         }
     }
@@ -481,12 +528,26 @@ public final class PostgresSyncStore: SyncStore {
             """
             SELECT to_regclass(\(tables.row)) IS NOT NULL AND to_regclass(\(tables.member)) IS NOT NULL
                 AND to_regclass(\(tables.applied)) IS NOT NULL AND to_regclass(\(tables.index)) IS NOT NULL
+                AND to_regclass(\(tables.epoch)) IS NOT NULL
             """,
             logger: logger
         )
         .decode(Bool.self)
         .first { _ in true }
         return found == true
+    }
+
+    /// The data's epoch, nil if it has none yet.
+    private static func epoch(
+        _ tables: Tables,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws
+        -> Int64?
+    {
+        try await connection.query("SELECT epoch FROM \(unescaped: tables.epoch)", logger: logger)
+            .decode(Int64.self)
+            .first { _ in true }
     }
 
     /// The advisory lock the table set-up holds ("SPSY"), with the schema's hash.

@@ -14,18 +14,25 @@ import GRDB
 public final class SQLiteSyncStore: SyncStore {
     private let database: any DatabaseWriter
     private let changes = SyncCursorBroadcast()
+    /// The epoch of the data (see ``SyncStore/epoch``): drawn with the
+    /// tables, kept in the file; a store in memory draws a new one each time.
+    public let epoch: Int64
 
     /// An empty store in memory: its rows go when it does.
-    public init() throws {
-        database = try DatabaseQueue(configuration: Self.configuration())
-        try Self.migrator.migrate(database)
+    public convenience init() throws {
+        try self.init(database: try DatabaseQueue(configuration: Self.configuration()))
     }
 
     /// The store in the SQLite database at `file`, made if missing.
-    public init(file: URL) throws {
+    public convenience init(file: URL) throws {
         // WAL: pulls read a snapshot while a push writes.
-        database = try DatabasePool(path: file.path, configuration: Self.configuration())
+        try self.init(database: try DatabasePool(path: file.path, configuration: Self.configuration()))
+    }
+
+    private init(database: any DatabaseWriter) throws {
         try Self.migrator.migrate(database)
+        self.database = database
+        epoch = try database.read { db in try Int64.fetchOne(db, sql: "SELECT epoch FROM sync_epoch") } ?? 0
     }
 
     /// Closes the database; the store cannot be used after.
@@ -64,7 +71,7 @@ public final class SQLiteSyncStore: SyncStore {
                 // A change already known (an older write, or this one from
                 // another device) moves nothing: pulls need not see the row again.
                 guard stored == nil || merged != state else { continue }
-                guard counter < Int64.max else { throw SyncStoreError.counterExhausted }
+                guard counter < SyncCursor.maximumSeq else { throw SyncStoreError.counterExhausted }
                 // The member's own rows change only under the counter taken
                 // above; a new row, though, another member may insert at the
                 // same moment (with several PostgreSQL writers): the update
@@ -155,6 +162,15 @@ public final class SQLiteSyncStore: SyncStore {
                         PRIMARY KEY (member, change_id)
                     );
                     """
+            )
+        }
+        // Added after the first tables: a file made before it gets its
+        // epoch now, and devices holding its older cursors pull once again.
+        migrator.registerMigration("sync epoch") { db in
+            try db.execute(sql: "CREATE TABLE sync_epoch (epoch INTEGER NOT NULL)")
+            try db.execute(
+                sql: "INSERT INTO sync_epoch (epoch) VALUES (?)",
+                arguments: [Int64.random(in: SyncCursor.epochs)]
             )
         }
         return migrator

@@ -12,6 +12,7 @@ import BaselineSync
 /// CREATE INDEX sync_row_member_seq ON sync_row (member, seq);
 /// CREATE TABLE sync_member (member TEXT PRIMARY KEY, seq BIGINT);
 /// CREATE TABLE sync_applied (member TEXT, change_id TEXT, PRIMARY KEY (member, change_id));
+/// CREATE TABLE sync_epoch (epoch BIGINT);  -- one row, drawn when the tables are made
 /// ```
 ///
 /// A row belongs to the member who first wrote it. Each member has a counter
@@ -29,6 +30,13 @@ import BaselineSync
 /// if it is still the pushing member's (`… DO UPDATE … WHERE sync_row.member
 /// = excluded.member RETURNING 1`), and a row it did not write is `not_yours`.
 public protocol SyncStore: Sendable {
+    /// The epoch of the store's data: a number drawn when its tables were
+    /// made (``SyncCursor/epochs``), the same for every server that shares
+    /// them, and new when the data is lost (a store in memory restarted, a
+    /// file or schema deleted). The server marks its cursors with it, so that
+    /// a cursor from lost data is never taken for a position in the new.
+    var epoch: Int64 { get }
+
     /// Applies `changes` for `member` in one transaction, all or nothing.
     ///
     /// Each change is merged into its row (``RowState/merging(_:)``); a row
@@ -43,7 +51,8 @@ public protocol SyncStore: Sendable {
     ///   row of another member; nothing is applied then.
     func push(_ changes: [SyncChange], member: String) async throws -> SyncPushResult
 
-    /// `member`'s rows whose `seq` is after `cursor`, in `seq` order, at most
+    /// `member`'s rows whose `seq` is after `cursor` (a `seq`, not the
+    /// ``SyncCursor`` a client holds), in `seq` order, at most
     /// `limit` (at least one) of them.
     ///
     /// - Throws: ``SyncStoreError/cursorAhead(cursor:latest:)`` when `cursor`
@@ -71,6 +80,7 @@ public enum SyncStoreError: Error, Sendable, Hashable {
     case notYours([String])
     /// The cursor is past `latest`, the member's counter.
     case cursorAhead(cursor: Int64, latest: Int64)
-    /// The member's counter has no next value (it would pass `Int64.max`).
+    /// The member's counter has no next value (it would pass
+    /// ``SyncCursor/maximumSeq``).
     case counterExhausted
 }
