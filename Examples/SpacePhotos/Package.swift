@@ -230,6 +230,8 @@ let package = Package(
                 "SpacePhotosServer",
                 "SpacePhotosTestSupport",
                 .product(name: "BaselineSync", package: "Baseline"),
+                // Reads a sync store's file behind its back.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import BaselineSync
 import Foundation
+import GRDB
 import Logging
 import SpacePhotosTestSupport
 import Testing
@@ -38,16 +39,20 @@ struct SyncStoreTests {
 
     /// Runs `body` with a store of `backend` of its own (a new file, or a new
     /// schema), closed and removed afterwards.
-    func withStore(_ backend: Backend, _ body: (any SyncStore) async throws -> Void) async throws {
+    func withStore(
+        _ backend: Backend,
+        retention: SyncAppliedRetention = .standard,
+        _ body: (any SyncStore) async throws -> Void
+    ) async throws {
         switch backend {
         case .sqlite:
             let folder = try Folder()
-            let store = try SQLiteSyncStore(file: folder.database)
+            let store = try SQLiteSyncStore(file: folder.database, retention: retention)
             defer { try? store.close() }
             try await body(store)
         case .postgres:
             try await PostgresTestDatabase.withSchema { url, schema in
-                try await Self.withRunningStore(url: url, schema: schema, body)
+                try await Self.withRunningStore(url: url, schema: schema, retention: retention, body)
             }
         }
     }
@@ -85,9 +90,16 @@ struct SyncStoreTests {
     static func withRunningStore(
         url: URL,
         schema: String,
+        retention: SyncAppliedRetention = .standard,
         _ body: (PostgresSyncStore) async throws -> Void
     ) async throws {
-        let store = try await PostgresSyncStore.open(url: url, schema: schema, logger: PostgresTestDatabase.logger)
+        let store = try await PostgresSyncStore.open(
+            url: url,
+            schema: schema,
+            logger: PostgresTestDatabase.logger,
+            hooks: PostgresSyncStore.ListenerHooks(),
+            retention: retention
+        )
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await store.run() }
             // A throw cancels the group, which ends run() too.
@@ -168,6 +180,46 @@ struct SyncStoreTests {
             let lunas = Self.write("c1", row: "l", at: 100, ["text": .text("l")])
             #expect(try await store.push([lunas], member: "luna").cursor == 1)
         }
+    }
+
+    /// Change ids are kept for the member's latest changes only; an older
+    /// one pushed again is merged again, which changes nothing.
+    @Test(arguments: Backend.allCases)
+    func changeIdsAreForgottenPastTheRetentionAndNothingIsAppliedTwice(on backend: Backend) async throws {
+        let retention = SyncAppliedRetention(changes: 4, interval: 2)
+        try await withStore(backend, retention: retention) { store in
+            let changes = (0...10).map { Self.write("c\($0)", row: "r\($0)", at: 100, ["text": .text("x")]) }
+            for (index, change) in changes.enumerated() {
+                #expect(try await store.push([change], member: "astro").cursor == Int64(index + 1))
+            }
+            // c0 is forgotten, not skipped: the same id with new content applies.
+            let impostor = Self.write("c0", row: "r0", at: 900, ["text": .text("b")])
+            #expect(try await store.push([impostor], member: "astro").cursor == 12)
+            // c1 is forgotten too: pushed again as it was, it merges into
+            // what it wrote, and nothing moves.
+            #expect(try await store.push([changes[1]], member: "astro").cursor == 12)
+            // A recent id is still known, and skipped.
+            let recent = Self.write("c10", row: "r10", at: 900, ["text": .text("y")])
+            #expect(try await store.push([recent], member: "astro").cursor == 12)
+            let rows = try await store.pull(member: "astro", after: 0, limit: 100).rows
+            #expect(rows.first { $0.row == "r0" }?.state.fields["text"]?.value == .text("b"))
+            #expect(rows.first { $0.row == "r10" }?.state.fields["text"]?.value == .text("x"))
+        }
+    }
+
+    @Test func theAppliedIdsAreBoundedByTheRetention() async throws {
+        let folder = try Folder()
+        let retention = SyncAppliedRetention(changes: 50, interval: 10)
+        let store = try SQLiteSyncStore(file: folder.database, retention: retention)
+        for index in 1...1_000 {
+            let change = Self.write("c\(index)", row: "r\(index % 7)", at: UInt64(index), ["text": .text("\(index)")])
+            _ = try await store.push([change], member: "astro")
+        }
+        try store.close()
+        let database = try DatabaseQueue(path: folder.database.path)
+        let kept = try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_applied") }
+        #expect(kept.map { $0 <= 60 } == true, "at most the retention and one interval: \(kept ?? -1)")
+        #expect(kept.map { $0 >= 50 } == true, "the latest 50 at least: \(kept ?? -1)")
     }
 
     @Test(arguments: Backend.allCases)

@@ -35,13 +35,22 @@ public final class PostgresSyncStore: SyncStore {
     /// The epoch of the schema's data (see ``SyncStore/epoch``), drawn by
     /// the first server that made its tables and read by every other.
     public let epoch: Int64
+    private let retention: SyncAppliedRetention
 
-    private init(schema: String, client: PostgresClient, logger: Logger, hooks: ListenerHooks, epoch: Int64) {
+    private init(
+        schema: String,
+        client: PostgresClient,
+        logger: Logger,
+        hooks: ListenerHooks,
+        epoch: Int64,
+        retention: SyncAppliedRetention
+    ) {
         self.schema = schema
         self.client = client
         self.logger = logger
         self.hooks = hooks
         self.epoch = epoch
+        self.retention = retention
         channel = "\(schema)_sync_cursor"
     }
 
@@ -58,12 +67,14 @@ public final class PostgresSyncStore: SyncStore {
         try await open(url: url, schema: schema, logger: logger, hooks: ListenerHooks())
     }
 
-    /// ``open(url:schema:logger:)``, with hooks into the listener for tests.
+    /// ``open(url:schema:logger:)``, with hooks into the listener and a
+    /// retention of change ids for tests.
     static func open(
         url: URL,
         schema: String = "public",
         logger: Logger,
-        hooks: ListenerHooks
+        hooks: ListenerHooks,
+        retention: SyncAppliedRetention = .standard
     ) async throws -> PostgresSyncStore {
         let target = try Target(url: url)
         guard Self.isValidSchema(schema) else { throw PostgresSyncStoreError.invalidSchema(schema) }
@@ -79,7 +90,14 @@ public final class PostgresSyncStore: SyncStore {
         // The caller may have given up meanwhile: no client for nobody.
         try Task.checkCancellation()
         let client = PostgresClient(configuration: try target.clientConfiguration(), backgroundLogger: logger)
-        return PostgresSyncStore(schema: schema, client: client, logger: logger, hooks: hooks, epoch: epoch)
+        return PostgresSyncStore(
+            schema: schema,
+            client: client,
+            logger: logger,
+            hooks: hooks,
+            epoch: epoch,
+            retention: retention
+        )
     }
 
     /// The configuration of one connection to the database at `url`, read
@@ -184,6 +202,7 @@ public final class PostgresSyncStore: SyncStore {
                     try await Self.markApplied(
                         change.id,
                         member: member,
+                        seq: counter,
                         tables: tables,
                         on: connection,
                         logger: self.logger
@@ -201,7 +220,7 @@ public final class PostgresSyncStore: SyncStore {
                         foreign.append(change.id)
                         continue
                     }
-                    state = try Self.decode(stored.1)
+                    state = try RowState(storedJSON: stored.1)
                 }
                 let merged = state.merging(change.state)
                 // A change already known moves nothing: pulls need not see the row again.
@@ -209,7 +228,7 @@ public final class PostgresSyncStore: SyncStore {
                 guard counter < SyncCursor.maximumSeq else { throw SyncStoreError.counterExhausted }
                 // Another member may insert this new row at the same moment:
                 // the update happens only if the row is still this member's.
-                let encoded = try Self.encode(merged)
+                let encoded = try merged.storedJSON()
                 let next = counter + 1
                 let written = try await connection.query(
                     """
@@ -239,6 +258,12 @@ public final class PostgresSyncStore: SyncStore {
                 // Delivered at commit, to every listening store, this one included.
                 let payload = Self.payload(member: member, cursor: counter)
                 try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: self.logger)
+            }
+            if let below = self.retention.pruneBelow(start: start, counter: counter) {
+                try await connection.query(
+                    "DELETE FROM \(unescaped: tables.applied) WHERE member = \(member) AND seq < \(below)",
+                    logger: self.logger
+                )
             }
             return (SyncPushResult(applied: changes.map(\.id), cursor: counter), counter != start)
         }
@@ -271,7 +296,7 @@ public final class PostgresSyncStore: SyncStore {
             for try await (table, row, state, seq) in rows.decode((String, String, String, Int64).self) {
                 count += 1
                 guard count <= limit else { continue }
-                page.append(SyncRow(table: table, row: row, state: try Self.decode(state)))
+                page.append(SyncRow(table: table, row: row, state: try RowState(storedJSON: state)))
                 last = seq
             }
             return SyncPage(rows: page, cursor: last, more: count > limit)
@@ -401,6 +426,7 @@ public final class PostgresSyncStore: SyncStore {
         let member: String
         let applied: String
         let index: String
+        let appliedIndex: String
         let epoch: String
 
         init(schema: String) {
@@ -408,6 +434,7 @@ public final class PostgresSyncStore: SyncStore {
             member = "\"\(schema)\".sync_member"
             applied = "\"\(schema)\".sync_applied"
             index = "\"\(schema)\".sync_row_member_seq"
+            appliedIndex = "\"\(schema)\".sync_applied_member_seq"
             epoch = "\"\(schema)\".sync_epoch"
         }
     }
@@ -422,11 +449,12 @@ public final class PostgresSyncStore: SyncStore {
     }
 
     /// How long the set-up waits for a lock on the tables (a migration
-    /// holding them), and for any one statement, the wait for another
-    /// server's set-up included: a server fails to start, saying why,
-    /// rather than wait for ever.
+    /// holding them), for any one statement, and for other servers' set-ups
+    /// to finish: a server fails to start, saying why, rather than wait for
+    /// ever.
     static let setupLockTimeout = "5s"
     static let setupStatementTimeout = "15s"
+    static let setupWaitTimeout = "60s"
 
     /// Makes the tables if missing; returns the data's epoch.
     private static func createTables(
@@ -444,21 +472,26 @@ public final class PostgresSyncStore: SyncStore {
         }
         return try await unwrappingTransactionErrors {
             try await connection.withTransaction(logger: logger) { connection in
-                try await connection.query(
-                    "SET LOCAL statement_timeout = '\(unescaped: setupStatementTimeout)'",
-                    logger: logger
-                )
                 // Held until commit: two servers starting at once make the
                 // tables one after the other. Per schema, so that one stuck
                 // set-up holds up no other schema's. Waiting for it is
-                // waiting for another set-up, bounded by its statement
-                // timeout, not by the lock timeout: servers starting together
-                // on a loaded machine may queue here for seconds. The rows are
-                // read so that a failure surfaces here, not at the next statement.
+                // waiting for other servers' set-ups, each a dozen round
+                // trips: servers starting together on a loaded machine may
+                // queue here for many seconds, so the wait has a limit of its
+                // own. The rows are read so that a failure surfaces here, not
+                // at the next statement.
+                try await connection.query(
+                    "SET LOCAL statement_timeout = '\(unescaped: setupWaitTimeout)'",
+                    logger: logger
+                )
                 for try await _ in try await connection.query(
                     "SELECT pg_advisory_xact_lock(\(Self.setupLock), hashtext(\(schema)))",
                     logger: logger
                 ) {}
+                try await connection.query(
+                    "SET LOCAL statement_timeout = '\(unescaped: setupStatementTimeout)'",
+                    logger: logger
+                )
                 try await connection.query(
                     "SET LOCAL lock_timeout = '\(unescaped: setupLockTimeout)'",
                     logger: logger
@@ -500,6 +533,16 @@ public final class PostgresSyncStore: SyncStore {
                     """,
                     logger: logger
                 )
+                // Added after the first tables (see SyncAppliedRetention): ids
+                // from before it count as the oldest.
+                try await connection.query(
+                    "ALTER TABLE \(unescaped: tables.applied) ADD COLUMN IF NOT EXISTS seq BIGINT NOT NULL DEFAULT 0",
+                    logger: logger
+                )
+                try await connection.query(
+                    "CREATE INDEX IF NOT EXISTS sync_applied_member_seq ON \(unescaped: tables.applied) (member, seq)",
+                    logger: logger
+                )
                 // One row; drawn by the first server, under the lock above.
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS \(unescaped: tables.epoch) (epoch BIGINT NOT NULL)",
@@ -528,7 +571,7 @@ public final class PostgresSyncStore: SyncStore {
             """
             SELECT to_regclass(\(tables.row)) IS NOT NULL AND to_regclass(\(tables.member)) IS NOT NULL
                 AND to_regclass(\(tables.applied)) IS NOT NULL AND to_regclass(\(tables.index)) IS NOT NULL
-                AND to_regclass(\(tables.epoch)) IS NOT NULL
+                AND to_regclass(\(tables.epoch)) IS NOT NULL AND to_regclass(\(tables.appliedIndex)) IS NOT NULL
             """,
             logger: logger
         )
@@ -662,13 +705,14 @@ public final class PostgresSyncStore: SyncStore {
     private static func markApplied(
         _ id: String,
         member: String,
+        seq: Int64,
         tables: Tables,
         on connection: PostgresConnection,
         logger: Logger
     ) async throws -> Bool {
         let inserted = try await connection.query(
             """
-            INSERT INTO \(unescaped: tables.applied) (member, change_id) VALUES (\(member), \(id))
+            INSERT INTO \(unescaped: tables.applied) (member, change_id, seq) VALUES (\(member), \(id), \(seq))
             ON CONFLICT (member, change_id) DO NOTHING
             RETURNING 1
             """,
@@ -677,16 +721,6 @@ public final class PostgresSyncStore: SyncStore {
         .decode(Int32.self)
         .first { _ in true }
         return inserted != nil
-    }
-
-    private static func encode(_ state: RowState) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(state), as: UTF8.self)
-    }
-
-    private static func decode(_ text: String) throws -> RowState {
-        try JSONDecoder().decode(RowState.self, from: Data(text.utf8))
     }
 
     /// What went wrong, for an operator: postgres-nio's errors hide their

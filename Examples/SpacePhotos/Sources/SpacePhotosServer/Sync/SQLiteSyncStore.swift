@@ -17,21 +17,36 @@ public final class SQLiteSyncStore: SyncStore {
     /// The epoch of the data (see ``SyncStore/epoch``): drawn with the
     /// tables, kept in the file; a store in memory draws a new one each time.
     public let epoch: Int64
+    private let retention: SyncAppliedRetention
 
     /// An empty store in memory: its rows go when it does.
     public convenience init() throws {
-        try self.init(database: try DatabaseQueue(configuration: Self.configuration()))
+        try self.init(retention: .standard)
+    }
+
+    /// An empty store in memory that remembers change ids as `retention` says.
+    convenience init(retention: SyncAppliedRetention) throws {
+        try self.init(database: try DatabaseQueue(configuration: Self.configuration()), retention: retention)
     }
 
     /// The store in the SQLite database at `file`, made if missing.
     public convenience init(file: URL) throws {
-        // WAL: pulls read a snapshot while a push writes.
-        try self.init(database: try DatabasePool(path: file.path, configuration: Self.configuration()))
+        try self.init(file: file, retention: .standard)
     }
 
-    private init(database: any DatabaseWriter) throws {
+    /// The store at `file`, remembering change ids as `retention` says.
+    convenience init(file: URL, retention: SyncAppliedRetention) throws {
+        // WAL: pulls read a snapshot while a push writes.
+        try self.init(
+            database: try DatabasePool(path: file.path, configuration: Self.configuration()),
+            retention: retention
+        )
+    }
+
+    private init(database: any DatabaseWriter, retention: SyncAppliedRetention) throws {
         try Self.migrator.migrate(database)
         self.database = database
+        self.retention = retention
         epoch = try database.read { db in try Int64.fetchOne(db, sql: "SELECT epoch FROM sync_epoch") } ?? 0
     }
 
@@ -53,7 +68,7 @@ public final class SQLiteSyncStore: SyncStore {
             var counter = start
             var foreign: [String] = []
             for change in changes {
-                guard try Self.markApplied(change.id, member: member, db) else { continue }
+                guard try Self.markApplied(change.id, member: member, seq: counter, db) else { continue }
                 let stored = try Row.fetchOne(
                     db,
                     sql: "SELECT member, state FROM sync_row WHERE tbl = ? AND row_id = ?",
@@ -65,7 +80,7 @@ public final class SQLiteSyncStore: SyncStore {
                         foreign.append(change.id)
                         continue
                     }
-                    state = try Self.decode(stored[1])
+                    state = try RowState(storedJSON: stored[1])
                 }
                 let merged = state.merging(change.state)
                 // A change already known (an older write, or this one from
@@ -84,7 +99,7 @@ public final class SQLiteSyncStore: SyncStore {
                         WHERE sync_row.member = excluded.member
                         RETURNING 1
                         """,
-                    arguments: [change.table, change.row, member, try Self.encode(merged), counter + 1]
+                    arguments: [change.table, change.row, member, try merged.storedJSON(), counter + 1]
                 )
                 guard written != nil else {
                     foreign.append(change.id)
@@ -96,6 +111,12 @@ public final class SQLiteSyncStore: SyncStore {
             if !foreign.isEmpty { throw SyncStoreError.notYours(foreign) }
             if counter != start {
                 try db.execute(sql: "UPDATE sync_member SET seq = ? WHERE member = ?", arguments: [counter, member])
+            }
+            if let below = retention.pruneBelow(start: start, counter: counter) {
+                try db.execute(
+                    sql: "DELETE FROM sync_applied WHERE member = ? AND seq < ?",
+                    arguments: [member, below]
+                )
             }
             return (SyncPushResult(applied: changes.map(\.id), cursor: counter), counter != start)
         }
@@ -118,7 +139,7 @@ public final class SQLiteSyncStore: SyncStore {
             var page: [SyncRow] = []
             var last = cursor
             for row in rows.prefix(limit) {
-                page.append(SyncRow(table: row[0], row: row[1], state: try Self.decode(row[2])))
+                page.append(SyncRow(table: row[0], row: row[1], state: try RowState(storedJSON: row[2])))
                 last = row[3]
             }
             return SyncPage(rows: page, cursor: last, more: rows.count > limit)
@@ -173,6 +194,13 @@ public final class SQLiteSyncStore: SyncStore {
                 arguments: [Int64.random(in: SyncCursor.epochs)]
             )
         }
+        // Ids are kept for a member's latest changes only: each records the
+        // member's counter when it came. Ids from before this migration count
+        // as the oldest, and go at the first pruning.
+        migrator.registerMigration("sync applied seq") { db in
+            try db.execute(sql: "ALTER TABLE sync_applied ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "CREATE INDEX sync_applied_member_seq ON sync_applied (member, seq)")
+        }
         return migrator
     }
 
@@ -195,27 +223,18 @@ public final class SQLiteSyncStore: SyncStore {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sync_member WHERE member = ?", arguments: [member]) ?? 0
     }
 
-    /// Records that `member` pushed the change `id`; false when it already had.
-    private static func markApplied(_ id: String, member: String, _ db: Database) throws -> Bool {
+    /// Records that `member` pushed the change `id` when its counter was
+    /// `seq`; false when it already had.
+    private static func markApplied(_ id: String, member: String, seq: Int64, _ db: Database) throws -> Bool {
         let inserted = try Int64.fetchOne(
             db,
             sql: """
-                INSERT INTO sync_applied (member, change_id) VALUES (?, ?)
+                INSERT INTO sync_applied (member, change_id, seq) VALUES (?, ?, ?)
                 ON CONFLICT (member, change_id) DO NOTHING
                 RETURNING 1
                 """,
-            arguments: [member, id]
+            arguments: [member, id, seq]
         )
         return inserted != nil
-    }
-
-    private static func encode(_ state: RowState) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(state), as: UTF8.self)
-    }
-
-    private static func decode(_ text: String) throws -> RowState {
-        try JSONDecoder().decode(RowState.self, from: Data(text.utf8))
     }
 }

@@ -11,7 +11,8 @@ import BaselineSync
 ///     state TEXT /* RowState as JSON */, seq BIGINT, PRIMARY KEY (tbl, row_id));
 /// CREATE INDEX sync_row_member_seq ON sync_row (member, seq);
 /// CREATE TABLE sync_member (member TEXT PRIMARY KEY, seq BIGINT);
-/// CREATE TABLE sync_applied (member TEXT, change_id TEXT, PRIMARY KEY (member, change_id));
+/// CREATE TABLE sync_applied (member TEXT, change_id TEXT, seq BIGINT, PRIMARY KEY (member, change_id));
+/// CREATE INDEX sync_applied_member_seq ON sync_applied (member, seq);
 /// CREATE TABLE sync_epoch (epoch BIGINT);  -- one row, drawn when the tables are made
 /// ```
 ///
@@ -43,6 +44,11 @@ public protocol SyncStore: Sendable {
     /// that changes takes the member's next `seq`. A change id this member
     /// has already pushed is skipped, and answered as applied, so a push
     /// sent again after a lost answer applies nothing twice.
+    ///
+    /// Change ids are remembered for the member's last
+    /// ``SyncAppliedRetention/changes`` changes, not for ever: an older
+    /// change pushed again is merged again, which changes nothing (merging
+    /// is idempotent), so forgetting it loses nothing.
     ///
     /// Changes are expected to be valid already (their tables known, their
     /// fields checked): the store checks only what needs the stored rows.
@@ -83,4 +89,33 @@ public enum SyncStoreError: Error, Sendable, Hashable {
     /// The member's counter has no next value (it would pass
     /// ``SyncCursor/maximumSeq``).
     case counterExhausted
+}
+
+/// How long a store remembers a member's applied change ids, counted in
+/// that member's changes (their `seq`s), and how often it forgets the older
+/// ones: every ``interval`` changes, in the push that reaches the multiple.
+///
+/// The ids only spare a retried push the work of merging again (see
+/// ``SyncStore/push(_:member:)``), so the bound is a matter of disk space.
+public struct SyncAppliedRetention: Sendable, Hashable {
+    /// How many of a member's latest changes keep their ids.
+    public var changes: Int64
+    /// How many changes pass between two prunings.
+    public var interval: Int64
+
+    /// A retention of `changes`, pruned every `interval` changes.
+    public init(changes: Int64, interval: Int64) {
+        self.changes = max(changes, 0)
+        self.interval = max(interval, 1)
+    }
+
+    /// 100,000 changes, pruned every 1,000.
+    public static let standard = SyncAppliedRetention(changes: 100_000, interval: 1_000)
+
+    /// The `seq` below which ids go, when a push moved the member's counter
+    /// from `start` to `counter`; nil when this push prunes nothing.
+    func pruneBelow(start: Int64, counter: Int64) -> Int64? {
+        guard counter / interval > start / interval, counter > changes else { return nil }
+        return counter - changes
+    }
 }
