@@ -31,14 +31,19 @@ enum SyncServerBenchmarks {
         }
         if postgres == nil { print("   (PostgreSQL rows skipped: set BASELINE_POSTGRES_URL)") }
         let transport = AsyncHTTPClientTransport()
-        defer { Task { try? await transport.shutdown() } }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-bench-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-
-        try await liveQueryLatency(transport: transport, directory: directory)
-        try await firstSync(transport: transport, directory: directory, postgres: postgres)
-        try await pushThroughput(transport: transport, directory: directory, postgres: postgres)
+        do {
+            try await liveQueryLatency(transport: transport, directory: directory)
+            try await firstSync(transport: transport, directory: directory, postgres: postgres)
+            try await pushThroughput(transport: transport, directory: directory, postgres: postgres)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        // Awaited, not left to a task the process may exit before.
+        try await transport.shutdown()
     }
 
     // MARK: - Edit → live query

@@ -55,25 +55,16 @@ struct SyncRoutes: Sendable {
             let after = try request.integerParameter("after", in: 0...Int.max) ?? 0
             let limit = try request.integerParameter("limit", in: 1...Self.maximumPullLimit) ?? Self.defaultPullLimit
             let epoch = store.epoch
+            // Another epoch's cursor counted in data this server has lost.
             guard let cursor = SyncCursor(Int64(after), epoch: epoch) else {
-                return try SyncRefusalError(
-                    .badRequest,
-                    code: .cursorAhead,
-                    message:
-                        "The cursor \(after) is not one of this server's data, which was made anew. Pull again from 0."
-                ).response()
+                return try Self.cursorAhead(after).response()
             }
             do {
                 var page = try await store.pull(member: member, after: cursor.seq, limit: limit)
                 page.cursor = SyncCursor(seq: page.cursor, epoch: epoch).rawValue
                 return try Response.json(page)
             } catch SyncStoreError.cursorAhead {
-                return try SyncRefusalError(
-                    .badRequest,
-                    code: .cursorAhead,
-                    message:
-                        "The cursor \(after) is ahead of this member's latest: it is not this server's. Pull again from 0."
-                ).response()
+                return try Self.cursorAhead(after).response()
             }
         }
     }
@@ -139,6 +130,16 @@ struct SyncRoutes: Sendable {
         } catch let error as DecodingError {
             throw APIError(.badRequest, code: "bad_request", message: Request.message(for: error))
         }
+    }
+
+    /// The refusal of a cursor the server never gave, or gave for data it
+    /// has since lost: either way the device starts again from 0.
+    static func cursorAhead(_ after: Int) -> SyncRefusalError {
+        SyncRefusalError(
+            .badRequest,
+            code: .cursorAhead,
+            message: "The cursor \(after) is not one this server gave for its current data. Pull again from 0."
+        )
     }
 
     static func tooLarge() -> SyncRefusalError {
